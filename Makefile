@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rust-sched-cfs: Rust pieces of the Linux fair scheduler, as an overlay on a
+# Linux 7.3.x tree. See README.md.
+#
+#   make          build the kernel with CONFIG_SCHED_RUST_CFS=y and boot it
+#   make test     build the debug test kernel, run the KUnit suites and the
+#                 boot test in QEMU
+#   make kunit    run the suites through tools/testing/kunit/kunit.py
+#   make lint     rustfmtcheck, a CLIPPY=1 build, checkpatch on patches/
+#   make clean    remove the build directories (keeps the kernel source)
+
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: all main test kunit setup fetch overlay lint clean
+
+all: main
+
+main:
+	@$(S)/run.sh main
+
+test:
+	@$(S)/run.sh test
+
+kunit:
+	@$(S)/kunit.sh
+
+setup:
+	@$(S)/setup.sh
+
+fetch:
+	@$(S)/fetch-kernel.sh
+
+overlay:
+	@$(S)/overlay.sh
+
+lint:
+	@$(S)/lint.sh
+
+clean:
+	@. $(S)/common.sh; rm -rf "$$CACHE"/build-* "$$CACHE"/boot-* "$$CACHE"/stage

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The EEVDF pick: `pick_eevdf()` and `vruntime_eligible()` of `kernel/sched/fair.c`.
+//!
+//! An entity is eligible when it has received no more service than it is owed, that is when
+//! its lag is not negative. With `key = vruntime - zero_vruntime` and weights `w_i`, that is
+//!
+//! ```text
+//!     \Sum key_i * w_i  >=  key * \Sum w_i
+//! ```
+//!
+//! The left side and `\Sum w_i` include the current entity, which is not in the tree. They are
+//! the same for every candidate of one pick, so [`Eligibility`] computes them once; the C
+//! version recomputes them for every entity it tests.
+//!
+//! All arithmetic wraps exactly as the C code does (the kernel is built with
+//! `-fno-strict-overflow`), with explicit `wrapping_*` operations: kernel Rust is built with
+//! overflow checks, and a panic here, under the runqueue lock, would be a `BUG()`.
+
+use kernel::prelude::*;
+use kernel::sched::{
+    ffi,
+    CfsRqView,
+    SchedEntity, //
+};
+
+/// Scales a weight down by `sum_shift`, never below 2.
+///
+/// Equivalent to `avg_vruntime_weight()`.
+#[inline]
+pub(crate) fn avg_vruntime_weight(sum_shift: u32, weight: u64) -> u64 {
+    if sum_shift == 0 {
+        return weight;
+    }
+    // `sum_shift` is at most 10 (fair.c BUG()s beyond that); `wrapping_shr` only keeps an
+    // impossible shift count from panicking.
+    core::cmp::max(2, weight.wrapping_shr(sum_shift))
+}
+
+/// Returns `(s64)(a - b)`, the signed distance between two wrapping virtual times.
+///
+/// Equivalent to `vruntime_op(a, "-", b)`.
+#[inline]
+pub(crate) fn vruntime_sub(a: u64, b: u64) -> i64 {
+    // Reinterpreting the wrapped difference as signed is the point of this function.
+    a.wrapping_sub(b) as i64
+}
+
+/// Returns whether entity `a` has an earlier deadline than entity `b`.
+///
+/// Equivalent to `entity_before()`.
+#[inline]
+pub(crate) fn entity_before(a: &SchedEntity, b: &SchedEntity) -> bool {
+    vruntime_sub(a.deadline(), b.deadline()) < 0
+}
+
+/// Returns whether `se` is still within the protected part of its slice.
+///
+/// Equivalent to `protect_slice()`.
+#[inline]
+pub(crate) fn protect_slice(se: &SchedEntity) -> bool {
+    vruntime_sub(se.vruntime(), se.vprot()) < 0
+}
+
+/// The terms of the eligibility test that do not depend on the candidate.
+pub(crate) struct Eligibility {
+    /// `sum_w_vruntime`, plus the current entity's weighted key.
+    avg: i64,
+    /// `sum_weight`, plus the current entity's weight (C: `long load`).
+    load: i64,
+    /// `zero_vruntime`, the origin of the keys.
+    zero_vruntime: u64,
+}
+
+impl Eligibility {
+    /// Computes the terms from the runqueue sums and the current entity.
+    ///
+    /// `curr` is `(vruntime, h_load.weight)` of the current entity if it is on the runqueue.
+    #[inline]
+    pub(crate) fn new(
+        sum_w_vruntime: i64,
+        sum_weight: u64,
+        zero_vruntime: u64,
+        sum_shift: u32,
+        curr: Option<(u64, u64)>,
+    ) -> Self {
+        let mut avg = sum_w_vruntime;
+        // C assigns the `u64` sum to a `long`: the same bits, reinterpreted.
+        let mut load = sum_weight as i64;
+
+        if let Some((vruntime, weight)) = curr {
+            // C multiplies the `s64` key by an `unsigned long` weight in 64-bit unsigned
+            // arithmetic; a wrapping signed multiply yields the same bits.
+            let weight = avg_vruntime_weight(sum_shift, weight) as i64;
+            let key = vruntime_sub(vruntime, zero_vruntime);
+            avg = avg.wrapping_add(key.wrapping_mul(weight));
+            load = load.wrapping_add(weight);
+        }
+
+        Self {
+            avg,
+            load,
+            zero_vruntime,
+        }
+    }
+
+    /// Computes the terms for the runqueue `cfs`.
+    #[inline]
+    pub(crate) fn of(cfs: &CfsRqView<'_>) -> Self {
+        let curr = cfs
+            .curr()
+            .filter(|curr| curr.on_rq())
+            .map(|curr| (curr.vruntime(), curr.h_weight()));
+
+        Self::new(
+            cfs.sum_w_vruntime(),
+            cfs.sum_weight(),
+            cfs.zero_vruntime(),
+            cfs.sum_shift(),
+            curr,
+        )
+    }
+
+    /// Returns whether virtual runtime `vruntime` is eligible.
+    ///
+    /// Equivalent to `vruntime_eligible()`.
+    #[inline]
+    pub(crate) fn eligible(&self, vruntime: u64) -> bool {
+        let key = vruntime_sub(vruntime, self.zero_vruntime);
+
+        #[cfg(CONFIG_ARCH_SUPPORTS_INT128)]
+        {
+            // The product of two sign-extended 64-bit values cannot overflow 128 bits; the
+            // wrapping form avoids the overflow-checked i128 multiply, whose libcall is a
+            // panicking stub in the kernel, and compiles to one `imul`.
+            i128::from(self.avg) >= i128::from(key).wrapping_mul(i128::from(self.load))
+        }
+
+        #[cfg(not(CONFIG_ARCH_SUPPORTS_INT128))]
+        {
+            // On overflow, the sign of `key` gives the answer: a large positive key is never
+            // eligible, a large negative one always is.
+            match key.checked_mul(self.load) {
+                Some(rhs) => self.avg >= rhs,
+                None => key <= 0,
+            }
+        }
+    }
+}
+
+/// Picks the eligible entity with the earliest virtual deadline.
+///
+/// Equivalent to `pick_eevdf()`; `pick_buddy` is `sched_feat(PICK_BUDDY)`.
+#[inline]
+pub(crate) fn pick_eevdf<'a>(
+    cfs: &CfsRqView<'a>,
+    protect: bool,
+    pick_buddy: bool,
+) -> Option<&'a SchedEntity> {
+    let first = cfs.leftmost();
+    let curr = cfs.curr();
+
+    // With a single queued entity, eligibility does not matter.
+    if cfs.h_nr_queued() == 1 {
+        return match curr {
+            Some(curr) if curr.on_rq() => Some(curr),
+            _ => first,
+        };
+    }
+
+    let elig = Eligibility::of(cfs);
+
+    // Picking the next buddy affects latency, not fairness. The C shim warns if it is delayed.
+    if pick_buddy && protect {
+        if let Some(next) = cfs.next().filter(|next| elig.eligible(next.vruntime())) {
+            return Some(next);
+        }
+    }
+
+    let curr = curr.filter(|curr| curr.on_rq() && elig.eligible(curr.vruntime()));
+    if let Some(curr) = curr {
+        if protect && protect_slice(curr) {
+            return Some(curr);
+        }
+    }
+
+    // The leftmost entity, if eligible (the O(1) fast path), else the heap search.
+    let best = match first {
+        Some(first) if elig.eligible(first.vruntime()) => Some(first),
+        _ => heap_search(cfs, &elig),
+    };
+
+    match (best, curr) {
+        (Some(best), Some(curr)) if !entity_before(curr, best) => Some(best),
+        (Some(best), None) => Some(best),
+        (_, curr) => curr,
+    }
+}
+
+/// Finds the eligible entity with the earliest deadline using the `min_vruntime` augmentation.
+#[inline]
+fn heap_search<'a>(cfs: &CfsRqView<'a>, elig: &Eligibility) -> Option<&'a SchedEntity> {
+    let mut node = cfs.root();
+
+    while let Some(se) = node {
+        // Eligible entities in the left subtree have earlier deadlines.
+        if let Some(left) = se.left() {
+            if elig.eligible(left.min_vruntime()) {
+                node = Some(left);
+                continue;
+            }
+        }
+
+        // The left subtree has no eligible entity: this one is the earliest candidate.
+        if elig.eligible(se.vruntime()) {
+            return Some(se);
+        }
+
+        node = se.right();
+    }
+
+    None
+}
+
+/// C entry point of [`Eligibility::eligible`], for `entity_eligible()` outside the pick.
+///
+/// # Safety
+///
+/// `view` must have been filled by `fair.c` from a `cfs_rq` whose runqueue lock is held for
+/// the duration of the call.
+#[export]
+pub unsafe extern "C" fn rust_sched_vruntime_eligible(
+    view: *const ffi::rust_sched_cfs_view,
+    vruntime: u64,
+) -> bool {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    let cfs = unsafe { CfsRqView::from_raw(view) };
+
+    Eligibility::of(&cfs).eligible(vruntime)
+}
+
+/// C entry point of [`pick_eevdf`].
+///
+/// # Safety
+///
+/// `view` must have been filled by `fair.c` from a `cfs_rq` whose runqueue lock is held for
+/// the duration of the call.
+#[export]
+pub unsafe extern "C" fn rust_sched_pick_eevdf(
+    view: *const ffi::rust_sched_cfs_view,
+    protect: bool,
+    pick_buddy: bool,
+) -> *mut ffi::sched_entity {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    let cfs = unsafe { CfsRqView::from_raw(view) };
+
+    pick_eevdf(&cfs, protect, pick_buddy).map_or(core::ptr::null_mut(), SchedEntity::as_raw)
+}
+
+#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
+#[kernel::macros::kunit_tests(rust_sched_eevdf)]
+mod tests {
+    use super::*;
+
+    /// `NICE_0_LOAD` on 64-bit.
+    const NICE_0: u64 = 1 << 20;
+
+    #[test]
+    fn vruntime_sub_wraps() {
+        assert_eq!(vruntime_sub(0, u64::MAX), 1);
+        assert_eq!(vruntime_sub(u64::MAX, 0), -1);
+        assert_eq!(vruntime_sub(1 << 63, 0), i64::MIN);
+        assert_eq!(vruntime_sub(5, 7), -2);
+    }
+
+    #[test]
+    fn weight_scaling() {
+        assert_eq!(avg_vruntime_weight(0, 3), 3);
+        assert_eq!(avg_vruntime_weight(1, NICE_0), NICE_0 / 2);
+        // Never below 2.
+        assert_eq!(avg_vruntime_weight(10, 15), 2);
+        assert_eq!(avg_vruntime_weight(3, 88761 << 10), (88761 << 10) / 8);
+    }
+
+    #[test]
+    fn eligible_is_lag_sign() {
+        // Two entities of weight NICE_0 at keys -100 and +100: the average is 0.
+        let elig = Eligibility::new(0, 2 * NICE_0, 1000, 0, None);
+        assert!(elig.eligible(1000 - 100));
+        assert!(elig.eligible(1000));
+        assert!(!elig.eligible(1000 + 1));
+        // The origin wraps: keys are computed modulo 2^64.
+        let elig = Eligibility::new(0, 2 * NICE_0, u64::MAX - 10, 0, None);
+        assert!(elig.eligible(u64::MAX - 10));
+        assert!(elig.eligible(u64::MAX - 20));
+        assert!(!elig.eligible(5));
+    }
+
+    #[test]
+    fn curr_counts_in_the_average() {
+        // Tree: one entity at key 0; curr at key 300 with twice the weight. V = 200.
+        let elig = Eligibility::new(0, NICE_0, 0, 0, Some((300, 2 * NICE_0)));
+        assert!(elig.eligible(200));
+        assert!(!elig.eligible(201));
+    }
+
+    #[test]
+    fn eligible_at_multiply_overflow_boundary() {
+        // key * load just below and just above 2^63: load = 2^32, key = +-2^31.
+        let load: u64 = 1 << 32;
+        let big = 1u64 << 31;
+        let elig = Eligibility::new(i64::MAX, load, 0, 0, None);
+        // key = 2^31 - 1: key * load = 2^63 - 2^32 <= i64::MAX.
+        assert!(elig.eligible(big - 1));
+        // key = 2^31: the product is 2^63, above every s64 average: not eligible.
+        assert!(!elig.eligible(big));
+        let elig = Eligibility::new(i64::MIN, load, 0, 0, None);
+        // key = -2^31: the product is exactly i64::MIN, which equals the average.
+        assert!(elig.eligible(0u64.wrapping_sub(big)));
+        // key = -2^31 - 1: the product is below every s64 average: eligible.
+        assert!(elig.eligible(0u64.wrapping_sub(big + 1)));
+        // key = -2^31 + 1: the product is i64::MIN + 2^32 > i64::MIN: not eligible.
+        assert!(!elig.eligible(0u64.wrapping_sub(big - 1)));
+    }
+}

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Rust implementation of parts of the fair scheduler (`CONFIG_SCHED_RUST_CFS`).
+//!
+//! C header: [`kernel/sched/rust/sched_rust.h`](srctree/kernel/sched/rust/sched_rust.h)
+//!
+//! The C implementations in `kernel/sched/fair.c` stay compiled; `kernel/sched/rust/switch.c`
+//! selects one side per piece at run time. Pieces:
+//!
+//! - [`eevdf`]: the EEVDF deadline-ordered pick, `pick_eevdf()`, and the eligibility test.
+
+pub mod eevdf;

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Fair-scheduler internals, for the Rust implementation of parts of `kernel/sched/fair.c`.
+//!
+//! C header: [`kernel/sched/rust/sched_rust.h`](srctree/kernel/sched/rust/sched_rust.h)
+//!
+//! `struct cfs_rq` and `struct rq` are private to `kernel/sched/` and invisible to bindgen, so the
+//! scheduler hands Rust a [`CfsRqView`]: a copy of the few words of a `cfs_rq` that a piece
+//! reads, filled under the runqueue lock. The entities reachable from it are [`SchedEntity`]
+//! references whose lifetime is bounded by that lock.
+
+mod cfs_rq;
+mod entity;
+
+pub use cfs_rq::CfsRqView;
+pub use entity::SchedEntity;
+
+/// Raw C types that appear in the signatures of the C-callable entry points.
+///
+/// Entry points convert them to the safe types of this module on their first line.
+pub mod ffi {
+    pub use crate::bindings::{
+        rust_sched_cfs_view,
+        sched_entity, //
+    };
+}

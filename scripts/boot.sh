@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a built kernel in QEMU with two LLCs (2 sockets x 2 cores), run the
+# initramfs workload (tests/boot/init), check the console and print a report.
+#   scripts/boot.sh <flavour> [extra kernel parameters...]
+# Environment: ACCEL=tcg|kvm (default tcg: KVM guests hang or crash on the
+# project's machines), BOOT_TIMEOUT (seconds, default 900), SMP.
+# Fails on a timeout, a kernel that did not reach the end of the workload,
+# any WARNING/BUG/Oops/lockdep/UBSAN/KASAN report, or a KUnit failure.
+
+. "$(dirname "$0")/common.sh"
+
+flavour=${1:?usage: boot.sh <flavour> [kernel parameters]}
+shift
+B=$CACHE/build-$flavour
+bz=$B/arch/x86/boot/bzImage
+[ -f "$bz" ] || die "no kernel at $bz: run scripts/build.sh $flavour"
+ACCEL=${ACCEL:-tcg}
+SMP=${SMP:-4,sockets=2,cores=2,threads=1}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
+out=$CACHE/boot-$flavour
+mkdir -p "$out"
+con=$out/console.log
+
+"$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
+
+cmdline="console=ttyS0 panic=-1 sched_verbose $*"
+log "booting $flavour kernel: -smp $SMP, accel $ACCEL, timeout ${BOOT_TIMEOUT}s (console: $con)"
+start=$(date +%s)
+rc=0
+timeout --foreground -k 10 "$BOOT_TIMEOUT" \
+	qemu-system-x86_64 -accel "$ACCEL" -smp "$SMP" -m 2G -nographic -no-reboot \
+	-kernel "$bz" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" \
+	< /dev/null > "$con" 2>&1 || rc=$?
+wall=$(( $(date +%s) - start ))
+tr -d '\r' < "$con" > "$con.tmp" && mv "$con.tmp" "$con"
+
+problems=()
+[ $rc = 124 ] && problems+=("timeout after ${BOOT_TIMEOUT}s")
+grep -q '^RSC: DONE' "$con" || problems+=("the guest did not reach the end of the workload")
+if grep -qE 'WARNING:|BUG:|Oops|Kernel panic|possible recursive locking|circular locking|inconsistent lock state|UBSAN:|KASAN:|kernel BUG|Call Trace:|rust_panic|panicked at' "$con"; then
+	problems+=("kernel reported a problem:")
+	problems+=("$(grep -m5 -nE 'WARNING:|BUG:|Oops|Kernel panic|possible recursive locking|circular locking|inconsistent lock state|UBSAN:|KASAN:|kernel BUG|Call Trace:|rust_panic|panicked at' "$con")")
+fi
+while IFS= read -r l; do
+	problems+=("guest: $l")
+done < <(sed -n 's/^RSC: FAIL //p' "$con")
+
+# KUnit: the built-in suites ran at boot and printed KTAP on the console.
+kunit_summary=
+if grep -q 'KTAP version' "$con"; then
+	kunit_summary=$(cd "$WORK" && python3 tools/testing/kunit/kunit.py parse "$con" 2>&1 |
+		sed 's/\x1b\[[0-9;]*m//g' > "$out/kunit.txt"; grep -E 'Testing complete|Ran [0-9]+ tests' "$out/kunit.txt" | tail -n1)
+	if grep -qE '\[FAILED\]|\[CRASHED\]|failed: [1-9]|crashed: [1-9]' "$out/kunit.txt"; then
+		problems+=("KUnit failures:")
+		problems+=("$(grep -E '\[FAILED\]|\[CRASHED\]|# .*: (ASSERTION|EXPECTATION) FAILED|Expected|but' "$out/kunit.txt" | head -n 20)")
+	fi
+fi
+
+rsc() { sed -n "s/^RSC: $1 //p" "$con" | head -n1; }
+echo
+echo "==== rust-sched-cfs boot report ($flavour kernel) ===="
+echo "kernel:      $(rsc kernel) (source: Debian linux-source-$KSERIES $(cat "$PRISTINE/.debian-version" 2>/dev/null || echo "from KSRC"))"
+echo "toolchain:   $(rustc --version | cut -d' ' -f1-2), $(bindgen --version), $(clang$LLVM_SUFFIX --version | head -n1 | sed 's/ (.*//')"
+echo "qemu:        $(qemu-system-x86_64 --version | head -n1 | sed 's/ (.*//'), accel $ACCEL, -smp $SMP"
+echo "topology:    $(rsc cpus) CPUs, $(rsc llc_count) LLCs ($(rsc llc)), llc_balancing/enabled=$(rsc llc_balancing_enabled)"
+grep -q 'enabling cache aware scheduling' "$con" && echo "             cache-aware scheduling enabled (dmesg)"
+echo "pieces:      $(sed -n 's/^RSC: piece //p' "$con" | sort -u | tr '\n' ' ')"
+echo "workload:    $(rsc cgroups | sed 's/leaves/groups,/') leaves, $(rsc tasks) tasks; teardown: $(grep -q '^RSC: teardown done' "$con" && echo ok || echo missing)"
+sed -n 's/^RSC: stat /             /p' "$con"
+echo "kunit:       ${kunit_summary:-no KTAP output}"
+echo "boot:        guest uptime at end $(rsc uptime) s, wall ${wall}s"
+if [ ${#problems[@]} -gt 0 ]; then
+	echo "result:      FAIL"
+	printf '  %s\n' "${problems[@]}"
+	echo "console: $con"
+	exit 1
+fi
+echo "result:      PASS"

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Configure and build a kernel from the overlaid tree, out of tree.
+#   scripts/build.sh main    CONFIG_SCHED_RUST_CFS=y + KUnit suites (normal kernel)
+#   scripts/build.sh test    the same plus lockdep, UBSAN and Rust debug checks
+# Output: $CACHE/build-<flavour>/arch/x86/boot/bzImage
+
+. "$(dirname "$0")/common.sh"
+
+flavour=${1:?usage: build.sh main|test}
+B=$CACHE/build-$flavour
+case $flavour in
+main)	frags="base kunit" ;;
+test)	frags="base kunit debug" ;;
+*)	die "unknown flavour $flavour" ;;
+esac
+mkdir -p "$B"
+
+want=$B/.config.want
+for f in $frags; do
+	cat "$TOP/configs/$f.config"
+done > "$want"
+[ -n "${KCONFIG_EXTRA:-}" ] && printf '%s\n' $KCONFIG_EXTRA >> "$want"
+
+# Reconfigure only when the requested fragment changed: a new .config makes
+# make rebuild everything that depends on a changed symbol.
+if ! cmp -s "$want" "$B/.config.done" 2>/dev/null || [ ! -f "$B/.config" ]; then
+	log "configuring $flavour: tinyconfig + $frags"
+	kmake O="$B" tinyconfig >/dev/null
+	(cd "$WORK" && ./scripts/kconfig/merge_config.sh -m -O "$B" "$B/.config" "$want" >/dev/null)
+	kmake O="$B" olddefconfig >/dev/null
+	missing=
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=n) grep -qx "# ${line%=n} is not set" "$B/.config" || missing="$missing $line" ;;
+		CONFIG_*) grep -qx "$line" "$B/.config" || missing="$missing $line" ;;
+		esac
+	done < "$want"
+	if [ -n "$missing" ]; then
+		kmake O="$B" rustavailable || true
+		die "requested config options did not survive olddefconfig:$missing"
+	fi
+	cp "$want" "$B/.config.done"
+fi
+
+log "building $flavour kernel in $B (log: $B/build.log)"
+rc=0
+(
+	# A line every 30 s so that a long build is never silent.
+	while sleep 30; do
+		log "  ... $(grep -c '^  [A-Z]' "$B/build.log" 2>/dev/null) steps, last: $(tail -n1 "$B/build.log" 2>/dev/null | cut -c1-80)"
+	done
+) &
+ticker=$!
+kmake O="$B" -j"$(nproc)" bzImage > "$B/build.log" 2>&1 || rc=$?
+kill $ticker 2>/dev/null
+wait $ticker 2>/dev/null || true
+if [ $rc != 0 ]; then
+	grep -E 'error|Error|warning:' "$B/build.log" | head -n 40 >&2
+	tail -n 20 "$B/build.log" >&2
+	die "kernel build failed (full log: $B/build.log)"
+fi
+# New warnings in this project's files fail the build.
+if grep -E '^(kernel/sched/(rust|tests)/|rust/kernel/sched)' "$B/build.log" | grep -q 'warning'; then
+	grep -B2 -A8 'warning' "$B/build.log" | head -n 60 >&2
+	die "warnings in the project's files (full log: $B/build.log)"
+fi
+log "built $(sed -n 's/^CONFIG_LOCALVERSION=//p' "$B/.config" >/dev/null; cat "$B/include/config/kernel.release")"

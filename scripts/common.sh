@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings for every script: sourced, not executed.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${RUST_SCHED_CFS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rust-sched-cfs}
+# Pinned toolchain: a newer stable on a fresh machine must not change the build.
+RUST_TOOLCHAIN=${RUST_TOOLCHAIN:-1.95.0}
+BINDGEN_VERSION=0.72.1
+LLVM_SUFFIX=-19
+KSERIES=7.3
+export PATH="$HOME/.cargo/bin:$PATH"
+export LIBCLANG_PATH=/usr/lib/llvm${LLVM_SUFFIX}/lib
+export RUSTUP_TOOLCHAIN=$RUST_TOOLCHAIN
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+export CCACHE_BASEDIR=$CACHE
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+# Keep kunit.py and Python from writing bytecode into the tree.
+export PYTHONDONTWRITEBYTECODE=1
+
+# The kernel tree: pristine (never modified) and the overlaid working copy.
+PRISTINE=$CACHE/src/pristine
+WORK=${KWORK:-$CACHE/src/work}
+
+_t0=${_t0:-$(date +%s)}
+export _t0
+
+log() {
+	printf '[%5ss] %s\n' "$(( $(date +%s) - _t0 ))" "$*" >&2
+}
+
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+# Run a stage with its elapsed time.
+stage() {
+	local name=$1 s
+	shift
+	s=$(date +%s)
+	log "== $name"
+	"$@"
+	log "== $name done in $(( $(date +%s) - s ))s"
+}
+
+kmake() {
+	local cc=/usr/lib/ccache/clang${LLVM_SUFFIX}
+	[ -x "$cc" ] || cc=clang${LLVM_SUFFIX}
+	make -C "$WORK" LLVM=$LLVM_SUFFIX CC="$cc" HOSTCC="$cc" "$@"
+}

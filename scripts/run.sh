@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The two top-level jobs, each a sequence of timed stages:
+#   run.sh main   set up, fetch, overlay, build the main kernel, boot it
+#   run.sh test   set up, fetch, overlay, build the debug test kernel, boot it:
+#                 KUnit suites at boot + the cgroup workload, checked
+
+. "$(dirname "$0")/common.sh"
+
+job=${1:?usage: run.sh main|test}
+S=$TOP/scripts
+
+versions() {
+	log "toolchain: $(rustc --version), $(bindgen --version 2>/dev/null), $(clang$LLVM_SUFFIX --version | head -n1), $(qemu-system-x86_64 --version | head -n1)"
+}
+
+stage "set up toolchain" "$S/setup.sh"
+versions
+stage "kernel source" "$S/fetch-kernel.sh"
+log "kernel source: $(make -s -C "$PRISTINE" kernelversion) ($(cat "$PRISTINE/.debian-version" 2>/dev/null || echo "KSRC=$KSRC"))"
+stage "rustavailable" bash -c ". '$S/common.sh'; kmake -s rustavailable"
+stage "overlay" "$S/overlay.sh"
+case $job in
+main)
+	stage "build main kernel" "$S/build.sh" main
+	stage "boot main kernel" "$S/boot.sh" main
+	;;
+test)
+	stage "build test kernel" "$S/build.sh" test
+	stage "boot test kernel" "$S/boot.sh" test
+	;;
+*)
+	die "unknown job $job"
+	;;
+esac
+log "total $(( $(date +%s) - _t0 ))s"
