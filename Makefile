@@ -6,14 +6,16 @@
 #   make          build the kernel with CONFIG_SCHED_RUST_CFS=y and boot it
 #   make test     build the debug test kernel, run the KUnit suites and the
 #                 boot test in QEMU
+#   make bench    benchmarks: C and Rust interleaved in one boot
 #   make kunit    run the suites through tools/testing/kunit/kunit.py
+#   make patches  export an upstream-style patch series (git format-patch)
 #   make lint     rustfmtcheck, a CLIPPY=1 build, checkpatch on patches/
 #   make clean    remove the build directories (keeps the kernel source)
 
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all main test kunit setup fetch overlay lint clean
+.PHONY: all main test bench kunit patches setup fetch overlay lint clean
 
 all: main
 
@@ -22,6 +24,9 @@ main:
 
 test:
 	@$(S)/run.sh test
+
+bench:
+	@$(S)/bench.sh
 
 kunit:
 	@$(S)/kunit.sh
@@ -34,6 +39,9 @@ fetch:
 
 overlay:
 	@$(S)/overlay.sh
+
+patches:
+	@$(S)/export-patches.sh
 
 lint:
 	@$(S)/lint.sh

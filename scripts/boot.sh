@@ -46,6 +46,10 @@ fi
 while IFS= read -r l; do
 	problems+=("guest: $l")
 done < <(sed -n 's/^RSC: FAIL //p' "$con")
+shadow=$(sed -n 's/^RSC: shadow //p' "$con" | tail -n1)
+if [ -n "$shadow" ] && [ "$(echo "$shadow" | cut -d' ' -f3)" != 0 ]; then
+	problems+=("shadow check: $(echo "$shadow" | cut -d' ' -f3) divergences between C and Rust")
+fi
 
 # KUnit: the built-in suites ran at boot and printed KTAP on the console.
 kunit_summary=
@@ -69,6 +73,24 @@ grep -q 'enabling cache aware scheduling' "$con" && echo "             cache-awa
 echo "pieces:      $(sed -n 's/^RSC: piece //p' "$con" | sort -u | tr '\n' ' ')"
 echo "workload:    $(rsc cgroups | sed 's/leaves/groups,/') leaves, $(rsc tasks) tasks; teardown: $(grep -q '^RSC: teardown done' "$con" && echo ok || echo missing)"
 sed -n 's/^RSC: stat /             /p' "$con"
+sed -n 's/^RSC: run /             /p' "$con"
+# Route shares of the picks, per implementation (the state decides the route).
+sed -n 's/^RSC: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '
+	NF == 0 { next }
+	$1 == "c" || $1 == "rust" { impl = $1; next }
+	name == "" { name = $1; next }
+	{ n[impl, name] = $1; tot[impl] += $1; order[name] = 1; name = "" }
+	END {
+		for (impl in tot) {
+			if (!tot[impl]) continue
+			line = sprintf("picks (%s): %d;", impl, tot[impl])
+			split("single buddy protect fast heap", r, " ")
+			for (i = 1; i <= 5; i++)
+				line = line sprintf(" %s %.2f%%", r[i], 100 * n[impl, r[i]] / tot[impl])
+			print "             " line
+		}
+	}'
+[ -n "$shadow" ] && echo "shadow:      $(echo "$shadow" | awk '{ printf "on=%s, %s picks and eligibility tests cross-checked, %s divergences", $1, $2, $3 }')"
 echo "kunit:       ${kunit_summary:-no KTAP output}"
 echo "boot:        guest uptime at end $(rsc uptime) s, wall ${wall}s"
 if [ ${#problems[@]} -gt 0 ]; then

@@ -22,7 +22,10 @@ if grep -A12 -E '^(warning|error)' "$B/clippy.log" | grep -qE 'kernel/sched/rust
 	die "clippy warnings in the project's files"
 fi
 
-log "checkpatch"
-(cd "$WORK" && ./scripts/checkpatch.pl --no-tree --strict --max-line-length=100 \
-	--ignore FILE_PATH_CHANGES "$TOP"/patches/*.patch)
+log "checkpatch on the exported series"
+out=$("$TOP/scripts/export-patches.sh" 2>&1) || true
+printf '%s\n' "$out" | grep -E '^(total|WARNING|ERROR|CHECK)'
+if printf '%s\n' "$out" | grep '^total:' | grep -qv 'total: 0 errors, 0 warnings, 0 checks'; then
+	die "checkpatch found problems in the exported series"
+fi
 log "lint clean"

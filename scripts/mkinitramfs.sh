@@ -18,6 +18,8 @@ mkdir -p "$d"/{bin,dev,proc,sys,tmp}
 cp "$busybox" "$d/bin/busybox"
 ln -s busybox "$d/bin/sh"
 cp "$TOP/tests/boot/init" "$d/init"
+gcc -O2 -static -Wall -Werror -o "$d/bin/schedbench" "$TOP/tests/boot/schedbench.c" ||
+	die "cannot build tests/boot/schedbench.c statically (glibc static libraries: libc6-dev)"
 chmod 755 "$d/init"
 (cd "$d" && find . | sort | cpio --quiet -o -H newc -R 0:0) | gzip -9 > "$out.tmp"
 mv "$out.tmp" "$out"

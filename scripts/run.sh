@@ -8,7 +8,7 @@
 
 . "$(dirname "$0")/common.sh"
 
-job=${1:?usage: run.sh main|test}
+job=${1:?usage: run.sh main|test|build-main}
 S=$TOP/scripts
 
 versions() {
@@ -22,6 +22,9 @@ log "kernel source: $(make -s -C "$PRISTINE" kernelversion) ($(cat "$PRISTINE/.d
 stage "rustavailable" bash -c ". '$S/common.sh'; kmake -s rustavailable"
 stage "overlay" "$S/overlay.sh"
 case $job in
+build-main)
+	stage "build main kernel" "$S/build.sh" main
+	;;
 main)
 	stage "build main kernel" "$S/build.sh" main
 	stage "boot main kernel" "$S/boot.sh" main

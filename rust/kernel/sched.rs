@@ -8,9 +8,12 @@
 //! scheduler hands Rust a [`CfsRqView`]: a copy of the few words of a `cfs_rq` that a piece
 //! reads, filled under the runqueue lock. The entities reachable from it are [`SchedEntity`]
 //! references whose lifetime is bounded by that lock.
+//!
+//! [`percpu`] provides owned dynamic per-CPU allocations ([`percpu::PerCpu`]).
 
 mod cfs_rq;
 mod entity;
+pub mod percpu;
 
 pub use cfs_rq::CfsRqView;
 pub use entity::SchedEntity;

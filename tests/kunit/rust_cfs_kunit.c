@@ -180,16 +180,174 @@ static struct sched_entity *pick_rust(struct cfs_rq *cfs_rq, bool protect)
 	return rust_sched_pick_eevdf(&view, protect, sched_feat(PICK_BUDDY));
 }
 
-/* The switch selects the implementation that pick_eevdf() calls. */
+/*
+ * Hand-written states, one per branch of pick_eevdf(). Every entity has
+ * weight NICE_0_LOAD, so the average vruntime is the mean of the keys; each
+ * state is built so that only the named branch returns the expected entity.
+ */
+struct eevdf_case_se {
+	s64 key;		/* vruntime - zero_vruntime */
+	u64 deadline;		/* relative to zero_vruntime */
+};
+
+struct eevdf_case {
+	const char *name;
+	struct eevdf_case_se tree[4];
+	int nr;
+	bool has_curr, curr_on_rq;
+	struct eevdf_case_se curr;
+	s64 curr_vprot;		/* relative to curr's vruntime */
+	int next;		/* index into tree, or -1 */
+	bool protect;
+	int h_nr_queued;	/* 0: nr + (curr on rq) */
+	int expect;		/* index into tree, -1 for curr, -2 for NULL */
+	enum rust_sched_pick_route route;
+};
+
+static const struct eevdf_case eevdf_cases[] = {
+	{ .name = "single_returns_ineligible_curr", .nr = 1, .tree = { { -1000, 10 } },
+	  .has_curr = true, .curr_on_rq = true, .curr = { 1000, 5 }, .next = -1,
+	  .protect = true, .h_nr_queued = 1, .expect = -1, .route = RUST_SCHED_PICK_SINGLE },
+	{ .name = "single_returns_leftmost", .nr = 1, .tree = { { 500, 10 } },
+	  .next = -1, .protect = true, .expect = 0, .route = RUST_SCHED_PICK_SINGLE },
+	{ .name = "buddy_over_earlier_deadline", .nr = 3,
+	  .tree = { { -20, 100 }, { -20, 200 }, { 40, 300 } }, .next = 1,
+	  .protect = true, .expect = 1, .route = RUST_SCHED_PICK_BUDDY },
+	{ .name = "buddy_ignored_without_protect", .nr = 3,
+	  .tree = { { -20, 100 }, { -20, 200 }, { 40, 300 } }, .next = 1,
+	  .protect = false, .expect = 0, .route = RUST_SCHED_PICK_FAST },
+	{ .name = "buddy_ineligible", .nr = 3,
+	  .tree = { { -20, 100 }, { -20, 200 }, { 40, 300 } }, .next = 2,
+	  .protect = true, .expect = 0, .route = RUST_SCHED_PICK_FAST },
+	{ .name = "protect_keeps_curr", .nr = 2, .tree = { { -10, 100 }, { 40, 200 } },
+	  .has_curr = true, .curr_on_rq = true, .curr = { -30, 500 }, .curr_vprot = 5,
+	  .next = -1, .protect = true, .expect = -1, .route = RUST_SCHED_PICK_PROTECT },
+	{ .name = "protect_expired", .nr = 2, .tree = { { -10, 100 }, { 40, 200 } },
+	  .has_curr = true, .curr_on_rq = true, .curr = { -30, 500 }, .curr_vprot = 0,
+	  .next = -1, .protect = true, .expect = 0, .route = RUST_SCHED_PICK_FAST },
+	{ .name = "fast_leftmost_eligible", .nr = 3,
+	  .tree = { { -10, 100 }, { -20, 200 }, { 30, 300 } }, .next = -1,
+	  .protect = true, .expect = 0, .route = RUST_SCHED_PICK_FAST },
+	{ .name = "heap_leftmost_ineligible", .nr = 4,
+	  .tree = { { 90, 100 }, { 50, 200 }, { -60, 300 }, { -80, 400 } },
+	  .next = -1, .protect = true, .expect = 2, .route = RUST_SCHED_PICK_HEAP },
+	{ .name = "heap_then_curr_earlier", .nr = 3,
+	  .tree = { { 90, 100 }, { -40, 300 }, { 10, 400 } }, .has_curr = true,
+	  .curr_on_rq = true, .curr = { -60, 200 }, .next = -1, .protect = false,
+	  .expect = -1, .route = RUST_SCHED_PICK_HEAP },
+	{ .name = "curr_ineligible_dropped", .nr = 2, .tree = { { -10, 100 }, { -20, 200 } },
+	  .has_curr = true, .curr_on_rq = true, .curr = { 30, 50 }, .curr_vprot = 5,
+	  .next = -1, .protect = true, .expect = 0, .route = RUST_SCHED_PICK_FAST },
+	{ .name = "curr_off_rq_ignored", .nr = 2, .tree = { { -10, 100 }, { 10, 200 } },
+	  .has_curr = true, .curr_on_rq = false, .curr = { -50, 50 }, .curr_vprot = 5,
+	  .next = -1, .protect = true, .expect = 0, .route = RUST_SCHED_PICK_FAST },
+	{ .name = "empty", .nr = 0, .next = -1, .protect = true,
+	  .expect = -2, .route = RUST_SCHED_PICK_HEAP },
+};
+
+static void eevdf_case_desc(const struct eevdf_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(eevdf_cases, eevdf_cases, eevdf_case_desc);
+
+static void rust_cfs_pick_branch_test(struct kunit *test)
+{
+	const struct eevdf_case *c = test->param_value;
+	struct eevdf_fixture *f = test->priv;
+	struct cfs_rq *cfs_rq = &f->rq->cfs;
+	struct sched_entity *curr = &f->se[PARITY_MAX_SE];
+	struct sched_entity *expect, *pc, *pr;
+	bool buddy = sched_feat(PICK_BUDDY);
+	int i;
+
+	memset(f->rq, 0, sizeof(*f->rq));
+	init_cfs_rq(cfs_rq);
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	cfs_rq->rq = f->rq;
+#endif
+	for (i = 0; i < c->nr; i++) {
+		struct sched_entity *se = &f->se[i];
+
+		memset(se, 0, sizeof(*se));
+		update_load_set(&se->h_load, NICE_0_LOAD);
+		se->vruntime = cfs_rq->zero_vruntime + c->tree[i].key;
+		se->deadline = cfs_rq->zero_vruntime + c->tree[i].deadline;
+		se->on_rq = 1;
+		__enqueue_entity(cfs_rq, se);
+	}
+	memset(curr, 0, sizeof(*curr));
+	update_load_set(&curr->h_load, NICE_0_LOAD);
+	curr->vruntime = cfs_rq->zero_vruntime + c->curr.key;
+	curr->deadline = cfs_rq->zero_vruntime + c->curr.deadline;
+	curr->vprot = curr->vruntime + c->curr_vprot;
+	curr->on_rq = c->curr_on_rq;
+	cfs_rq->curr = c->has_curr ? curr : NULL;
+	cfs_rq->next = c->next >= 0 ? &f->se[c->next] : NULL;
+	cfs_rq->h_nr_queued = c->h_nr_queued ?: c->nr + (c->has_curr && c->curr_on_rq);
+
+	expect = c->expect == -2 ? NULL : c->expect == -1 ? curr : &f->se[c->expect];
+	set_pick_buddy(true);
+	pc = pick_eevdf_c(cfs_rq, c->protect);
+	pr = pick_rust(cfs_rq, c->protect);
+	KUNIT_EXPECT_EQ(test, pick_eevdf_route(cfs_rq, c->protect), c->route);
+	set_pick_buddy(buddy);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, pc, expect, "C");
+	KUNIT_EXPECT_PTR_EQ_MSG(test, pr, expect, "Rust");
+}
+
+static unsigned long pick_stats_sum(int impl)
+{
+	unsigned long sum = 0;
+	int cpu, r;
+
+	for_each_possible_cpu(cpu)
+		for (r = 0; r < RUST_SCHED_PICK_NR_ROUTES; r++)
+			sum += per_cpu_ptr(&rust_sched_pick_stats, cpu)->route[impl][r];
+	return sum;
+}
+
+/*
+ * The switch selects the implementation that pick_eevdf() calls: with the
+ * route statistics on, each call is counted under the implementation that
+ * served it.
+ */
 static void rust_cfs_switch_test(struct kunit *test)
 {
-	bool was = static_key_enabled(&sched_rust_pick_key);
+	struct eevdf_fixture *f = test->priv;
+	bool was_rust = static_key_enabled(&sched_rust_pick_key);
+	bool was_stats = sched_rust_pick_stats_on;
+	unsigned long c0, r0;
+	struct eevdf_state st;
+	int rust;
 
-	static_branch_disable(&sched_rust_pick_key);
-	KUNIT_EXPECT_FALSE(test, sched_rust_pick());
-	static_branch_enable(&sched_rust_pick_key);
-	KUNIT_EXPECT_TRUE(test, sched_rust_pick());
-	if (!was)
+	eevdf_build(f, &st);
+	WRITE_ONCE(sched_rust_pick_stats_on, true);
+	static_branch_enable(&sched_rust_pick_debug_key);
+
+	for (rust = 0; rust < 2; rust++) {
+		if (rust)
+			static_branch_enable(&sched_rust_pick_key);
+		else
+			static_branch_disable(&sched_rust_pick_key);
+		KUNIT_EXPECT_EQ(test, sched_rust_pick(), rust);
+
+		c0 = pick_stats_sum(0);
+		r0 = pick_stats_sum(1);
+		KUNIT_EXPECT_PTR_EQ(test, pick_eevdf(&f->rq->cfs, true),
+				    rust ? pick_rust(&f->rq->cfs, true) :
+					   pick_eevdf_c(&f->rq->cfs, true));
+		/* Other CPUs pick too: only this implementation's count may grow. */
+		KUNIT_EXPECT_GT(test, pick_stats_sum(rust), rust ? r0 : c0);
+	}
+
+	WRITE_ONCE(sched_rust_pick_stats_on, was_stats);
+	if (!was_stats && !sched_rust_pick_shadow_on)
+		static_branch_disable(&sched_rust_pick_debug_key);
+	if (was_rust)
+		static_branch_enable(&sched_rust_pick_key);
+	else
 		static_branch_disable(&sched_rust_pick_key);
 }
 
@@ -224,7 +382,8 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 		nonnull += !!c;
 		if (c != r) {
 			fails++;
-			KUNIT_FAIL(test, "state %u: C picked %ld, Rust %ld (nr %u protect %d buddy %d)",
+			KUNIT_FAIL(test,
+				   "state %u: C picked %ld, Rust %ld (nr %u protect %d buddy %d)",
 				   n, c ? (long)(c - f->se) : -1L,
 				   r ? (long)(r - f->se) : -1L, st.nr, protect, pick_buddy);
 		}
@@ -248,6 +407,7 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 
 static struct kunit_case rust_cfs_parity_cases[] = {
 	KUNIT_CASE(rust_cfs_switch_test),
+	KUNIT_CASE_PARAM(rust_cfs_pick_branch_test, eevdf_cases_gen_params),
 	KUNIT_CASE_SLOW(rust_cfs_pick_random_test),
 	{}
 };
@@ -258,4 +418,5 @@ static struct kunit_suite rust_cfs_parity_suite = {
 	.exit = eevdf_fixture_exit,
 	.test_cases = rust_cfs_parity_cases,
 };
+
 kunit_test_suite(rust_cfs_parity_suite);

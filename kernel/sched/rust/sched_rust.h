@@ -68,12 +68,43 @@ struct sched_entity *rust_sched_pick_eevdf(const struct rust_sched_cfs_view *vie
 
 #ifdef CONFIG_SCHED_RUST_CFS
 
+#include <linux/atomic.h>
+#include <linux/percpu-defs.h>
+
 /*
  * Runtime switch: one static key per piece, true when the Rust implementation
  * is selected. Set with the boot parameter sched_rust_cfs= and the debugfs
  * files in /sys/kernel/debug/sched/rust_cfs/.
  */
 DECLARE_STATIC_KEY_TRUE(sched_rust_pick_key);
+
+/*
+ * Debug instrumentation of the pick, off by default and free when off: the
+ * key is true when route statistics or the shadow check are enabled.
+ */
+DECLARE_STATIC_KEY_FALSE(sched_rust_pick_debug_key);
+extern bool sched_rust_pick_stats_on;
+extern bool sched_rust_pick_shadow_on;
+
+/* The route a pick_eevdf() call took, as in the branches of the C code. */
+enum rust_sched_pick_route {
+	RUST_SCHED_PICK_SINGLE,		/* h_nr_queued == 1 */
+	RUST_SCHED_PICK_BUDDY,		/* the next buddy */
+	RUST_SCHED_PICK_PROTECT,	/* curr, within its protected slice */
+	RUST_SCHED_PICK_FAST,		/* the leftmost entity is eligible */
+	RUST_SCHED_PICK_HEAP,		/* heap search */
+	RUST_SCHED_PICK_NR_ROUTES,
+};
+
+/* Per-CPU pick statistics, indexed by [implementation: 0 = C, 1 = Rust]. */
+struct rust_sched_pick_stats {
+	unsigned long route[2][RUST_SCHED_PICK_NR_ROUTES];
+};
+DECLARE_PER_CPU(struct rust_sched_pick_stats, rust_sched_pick_stats);
+
+/* Shadow-check counters: calls compared and divergences found. */
+extern atomic_long_t rust_sched_shadow_checks;
+extern atomic_long_t rust_sched_shadow_divergences;
 
 /**
  * rust_sched_init_debugfs() - create /sys/kernel/debug/sched/rust_cfs/

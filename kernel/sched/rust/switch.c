@@ -12,19 +12,37 @@
  *                                                others on C (default: on)
  *   /sys/kernel/debug/sched/rust_cfs/<piece>     reads "rust" or "c"; accepts
  *                                                "rust", "c", 1, 0, y, n
+ *
+ * Debug instrumentation of the pick, off by default:
+ *   rust_cfs/pick_stats      1 enables per-route pick counters, 0 disables;
+ *                            reading prints them per implementation
+ *   rust_cfs/shadow          (CONFIG_SCHED_RUST_CFS_SHADOW) 1 runs the other
+ *                            implementation on every pick and eligibility
+ *                            test and counts divergences; reading prints
+ *                            "<on> <checks> <divergences>"
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/kstrtox.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/printk.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "sched_rust.h"
 
 DEFINE_STATIC_KEY_TRUE(sched_rust_pick_key);
+DEFINE_STATIC_KEY_FALSE(sched_rust_pick_debug_key);
+bool sched_rust_pick_stats_on;
+bool sched_rust_pick_shadow_on = IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW);
+DEFINE_PER_CPU(struct rust_sched_pick_stats, rust_sched_pick_stats);
+atomic_long_t rust_sched_shadow_checks;
+atomic_long_t rust_sched_shadow_divergences;
+static DEFINE_MUTEX(rust_sched_debug_mutex);
 
 struct rust_sched_piece {
 	const char *name;
@@ -120,6 +138,126 @@ static const struct file_operations rust_sched_piece_fops = {
 	.llseek	= default_llseek,
 };
 
+static void rust_sched_pick_debug_update(void)
+{
+	if (sched_rust_pick_stats_on || sched_rust_pick_shadow_on)
+		static_branch_enable(&sched_rust_pick_debug_key);
+	else
+		static_branch_disable(&sched_rust_pick_debug_key);
+}
+
+static int rust_sched_bool_write(const char __user *ubuf, size_t cnt, bool *val)
+{
+	char buf[8] = {};
+
+	if (cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	return kstrtobool(strim(buf), val);
+}
+
+static const char * const rust_sched_route_names[RUST_SCHED_PICK_NR_ROUTES] = {
+	[RUST_SCHED_PICK_SINGLE]	= "single",
+	[RUST_SCHED_PICK_BUDDY]		= "buddy",
+	[RUST_SCHED_PICK_PROTECT]	= "protect",
+	[RUST_SCHED_PICK_FAST]		= "fast",
+	[RUST_SCHED_PICK_HEAP]		= "heap",
+};
+
+static int rust_sched_pick_stats_show(struct seq_file *m, void *v)
+{
+	unsigned long sum[2][RUST_SCHED_PICK_NR_ROUTES] = {};
+	int impl, r, cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct rust_sched_pick_stats *st = per_cpu_ptr(&rust_sched_pick_stats, cpu);
+
+		for (impl = 0; impl < 2; impl++)
+			for (r = 0; r < RUST_SCHED_PICK_NR_ROUTES; r++)
+				sum[impl][r] += READ_ONCE(st->route[impl][r]);
+	}
+	seq_printf(m, "enabled %d\n", sched_rust_pick_stats_on);
+	for (impl = 0; impl < 2; impl++) {
+		seq_printf(m, "%-4s", impl ? "rust" : "c");
+		for (r = 0; r < RUST_SCHED_PICK_NR_ROUTES; r++)
+			seq_printf(m, " %s %lu", rust_sched_route_names[r], sum[impl][r]);
+		seq_putc(m, '\n');
+	}
+	return 0;
+}
+
+static int rust_sched_pick_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, rust_sched_pick_stats_show, NULL);
+}
+
+static ssize_t rust_sched_pick_stats_write(struct file *file, const char __user *ubuf,
+					   size_t cnt, loff_t *ppos)
+{
+	bool on;
+	int cpu, err;
+
+	err = rust_sched_bool_write(ubuf, cnt, &on);
+	if (err)
+		return err;
+
+	guard(mutex)(&rust_sched_debug_mutex);
+	if (on && !sched_rust_pick_stats_on) {
+		for_each_possible_cpu(cpu)
+			memset(per_cpu_ptr(&rust_sched_pick_stats, cpu), 0,
+			       sizeof(struct rust_sched_pick_stats));
+	}
+	WRITE_ONCE(sched_rust_pick_stats_on, on);
+	rust_sched_pick_debug_update();
+	return cnt;
+}
+
+static const struct file_operations rust_sched_pick_stats_fops = {
+	.open		= rust_sched_pick_stats_open,
+	.read		= seq_read,
+	.write		= rust_sched_pick_stats_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static int rust_sched_shadow_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%d %ld %ld\n", sched_rust_pick_shadow_on,
+		   atomic_long_read(&rust_sched_shadow_checks),
+		   atomic_long_read(&rust_sched_shadow_divergences));
+	return 0;
+}
+
+static int rust_sched_shadow_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, rust_sched_shadow_show, NULL);
+}
+
+static ssize_t rust_sched_shadow_write(struct file *file, const char __user *ubuf,
+				       size_t cnt, loff_t *ppos)
+{
+	bool on;
+	int err;
+
+	err = rust_sched_bool_write(ubuf, cnt, &on);
+	if (err)
+		return err;
+
+	guard(mutex)(&rust_sched_debug_mutex);
+	WRITE_ONCE(sched_rust_pick_shadow_on, on);
+	rust_sched_pick_debug_update();
+	return cnt;
+}
+
+static const struct file_operations rust_sched_shadow_fops = {
+	.open		= rust_sched_shadow_open,
+	.read		= seq_read,
+	.write		= rust_sched_shadow_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 void __init rust_sched_init_debugfs(struct dentry *parent)
 {
 	struct dentry *dir = debugfs_create_dir("rust_cfs", parent);
@@ -132,5 +270,11 @@ void __init rust_sched_init_debugfs(struct dentry *parent)
 				    &rust_sched_piece_fops);
 		pr_info("sched_rust_cfs: %s on %s\n", piece->name,
 			static_key_enabled(piece->key) ? "Rust" : "C");
+	}
+
+	debugfs_create_file("pick_stats", 0644, dir, NULL, &rust_sched_pick_stats_fops);
+	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW)) {
+		debugfs_create_file("shadow", 0644, dir, NULL, &rust_sched_shadow_fops);
+		rust_sched_pick_debug_update();
 	}
 }

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * In-kernel microbenchmarks of CONFIG_SCHED_RUST_CFS: the C and the Rust side
+ * of a piece, interleaved in one boot, on identical prepared states.
+ *
+ * Included at the bottom of kernel/sched/fair.c (CONFIG_SCHED_RUST_CFS_BENCH)
+ * to reach its static functions. Not a test: it asserts nothing.
+ *
+ *   echo run > /sys/kernel/debug/sched/rust_cfs/bench    run every case
+ *   cat /sys/kernel/debug/sched/rust_cfs/bench           print the table
+ *
+ * Each case runs ROUNDS rounds; a round times one batch of BATCH calls of
+ * each side, with interrupts off, the order alternating between rounds. The
+ * table gives the median and the 10th-90th percentile spread of the time
+ * per call in nanoseconds (ktime, so TCG wall time under QEMU), and the ratio
+ * of the Rust median to the C median.
+ */
+#include <linux/debugfs.h>
+#include <linux/prandom.h>
+#include <linux/seq_buf.h>
+#include <linux/sort.h>
+#include <linux/vmalloc.h>
+
+#define BENCH_ROUNDS	31
+#define BENCH_BATCH	2000
+#define BENCH_MAX_SE	1024
+#define BENCH_OUT_SIZE	4096
+
+struct rust_bench {
+	struct rq rq;
+	struct sched_entity se[BENCH_MAX_SE];
+	u64 ns[2][BENCH_ROUNDS];
+	struct rnd_state rnd;
+};
+
+static DEFINE_MUTEX(rust_bench_mutex);
+static char *rust_bench_out;
+
+enum rust_bench_kind { BENCH_CALL, BENCH_FAST, BENCH_HEAP };
+
+static u64 rust_bench_rnd64(struct rust_bench *b)
+{
+	return ((u64)prandom_u32_state(&b->rnd) << 32) | prandom_u32_state(&b->rnd);
+}
+
+/*
+ * Fill the runqueue with @nr entities of random weight and key through the
+ * real __enqueue_entity(); retry until the leftmost entity is eligible (fast
+ * path) or not (heap search), as @kind asks.
+ */
+static bool rust_bench_prepare(struct rust_bench *b, int nr, enum rust_bench_kind kind)
+{
+	struct cfs_rq *cfs_rq = &b->rq.cfs;
+	bool want_fast = kind != BENCH_HEAP;
+	int tries, i;
+
+	for (tries = 0; tries < 1000; tries++) {
+		struct sched_entity *first;
+
+		memset(&b->rq, 0, sizeof(b->rq));
+		init_cfs_rq(cfs_rq);
+#ifdef CONFIG_FAIR_GROUP_SCHED
+		cfs_rq->rq = &b->rq;
+#endif
+		for (i = 0; i < nr; i++) {
+			struct sched_entity *se = &b->se[i];
+
+			memset(se, 0, sizeof(*se));
+			u32 prio = prandom_u32_state(&b->rnd) % 40;
+
+			update_load_set(&se->h_load, scale_load(sched_prio_to_weight[prio]));
+			se->vruntime = cfs_rq->zero_vruntime +
+				       (s64)(rust_bench_rnd64(b) % (2 << 24)) - (1 << 24);
+			se->deadline = se->vruntime + prandom_u32_state(&b->rnd) % (3 << 20);
+			se->on_rq = 1;
+			__enqueue_entity(cfs_rq, se);
+		}
+		cfs_rq->h_nr_queued = nr;
+		first = __pick_first_entity(cfs_rq);
+		if (!first)
+			return false;
+		if (!!vruntime_eligible_c(cfs_rq, first->vruntime) == want_fast)
+			return true;
+	}
+	return false;
+}
+
+static int rust_bench_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static noinline u64 rust_bench_batch(struct rust_bench *b, enum rust_bench_kind kind, bool rust)
+{
+	struct cfs_rq *cfs_rq = &b->rq.cfs;
+	unsigned long flags, sink = 0;
+	u64 v = b->se[0].vruntime;
+	u64 t0, t1;
+	int i;
+
+	local_irq_save(flags);
+	t0 = ktime_get_ns();
+	for (i = 0; i < BENCH_BATCH; i++) {
+		/* Reload the state every call, as the scheduler would. */
+		barrier();
+		if (kind == BENCH_CALL)
+			sink += rust ? vruntime_eligible_rust(cfs_rq, v) :
+				       vruntime_eligible_c(cfs_rq, v);
+		else
+			sink += (unsigned long)(rust ? pick_eevdf_rust(cfs_rq, true) :
+						       pick_eevdf_c(cfs_rq, true));
+	}
+	t1 = ktime_get_ns();
+	local_irq_restore(flags);
+	OPTIMIZER_HIDE_VAR(sink);
+	return t1 - t0;
+}
+
+/* Median and 10th/90th percentile in tenths of a nanosecond per call. */
+static void rust_bench_stats(u64 *ns, u64 *med, u64 *lo, u64 *hi)
+{
+	sort(ns, BENCH_ROUNDS, sizeof(*ns), rust_bench_cmp, NULL);
+	*med = div_u64(ns[BENCH_ROUNDS / 2] * 10, BENCH_BATCH);
+	*lo = div_u64(ns[BENCH_ROUNDS / 10] * 10, BENCH_BATCH);
+	*hi = div_u64(ns[BENCH_ROUNDS - 1 - BENCH_ROUNDS / 10] * 10, BENCH_BATCH);
+}
+
+static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char *name,
+			    enum rust_bench_kind kind, int nr)
+{
+	u64 med[2], lo[2], hi[2], ratio;
+	int r, side;
+
+	if (!rust_bench_prepare(b, nr, kind)) {
+		seq_buf_printf(s, "%-14s could not prepare the state\n", name);
+		return;
+	}
+	for (r = 0; r < BENCH_ROUNDS; r++) {
+		for (side = 0; side < 2; side++) {
+			bool rust = side ^ (r & 1);
+
+			b->ns[rust][r] = rust_bench_batch(b, kind, rust);
+		}
+		cond_resched();
+	}
+	for (side = 0; side < 2; side++)
+		rust_bench_stats(b->ns[side], &med[side], &lo[side], &hi[side]);
+	ratio = div64_u64(med[1] * 1000, med[0] ?: 1);
+	seq_buf_printf(s, "%-14s", name);
+	for (side = 0; side < 2; side++)
+		seq_buf_printf(s, " %5llu.%llu [%llu.%llu-%llu.%llu]",
+			       med[side] / 10, med[side] % 10, lo[side] / 10, lo[side] % 10,
+			       hi[side] / 10, hi[side] % 10);
+	seq_buf_printf(s, "  %llu.%03llu\n", ratio / 1000, ratio % 1000);
+}
+
+static int rust_bench_run(void)
+{
+	static const int fast_sizes[] = { 1, 2, 8, 64, 1024 };
+	static const int heap_sizes[] = { 2, 8, 64, 1024 };
+	struct rust_bench *b;
+	struct seq_buf s;
+	char name[32];
+	char *out;
+	int i;
+
+	b = vzalloc(sizeof(*b));
+	out = kzalloc(BENCH_OUT_SIZE, GFP_KERNEL);
+	if (!b || !out) {
+		vfree(b);
+		kfree(out);
+		return -ENOMEM;
+	}
+	prandom_seed_state(&b->rnd, 20261122);
+	seq_buf_init(&s, out, BENCH_OUT_SIZE);
+	seq_buf_printf(&s, "# %d rounds x %d calls; ns per call: median [p10-p90]\n",
+		       BENCH_ROUNDS, BENCH_BATCH);
+	seq_buf_printf(&s, "%-14s %-22s %-22s %s\n", "case", "C", "Rust", "Rust/C");
+
+	rust_bench_case(b, &s, "eligible_call", BENCH_CALL, 8);
+	for (i = 0; i < ARRAY_SIZE(fast_sizes); i++) {
+		snprintf(name, sizeof(name), "pick_fast_%d", fast_sizes[i]);
+		rust_bench_case(b, &s, name, BENCH_FAST, fast_sizes[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(heap_sizes); i++) {
+		snprintf(name, sizeof(name), "pick_heap_%d", heap_sizes[i]);
+		rust_bench_case(b, &s, name, BENCH_HEAP, heap_sizes[i]);
+	}
+	vfree(b);
+
+	kfree(rust_bench_out);
+	rust_bench_out = out;
+	return 0;
+}
+
+static ssize_t rust_bench_read(struct file *file, char __user *ubuf, size_t cnt, loff_t *ppos)
+{
+	static const char none[] = "no results: echo run > bench\n";
+	const char *out;
+
+	guard(mutex)(&rust_bench_mutex);
+	out = rust_bench_out ?: none;
+	return simple_read_from_buffer(ubuf, cnt, ppos, out, strlen(out));
+}
+
+static ssize_t rust_bench_write(struct file *file, const char __user *ubuf, size_t cnt,
+				loff_t *ppos)
+{
+	int err;
+
+	guard(mutex)(&rust_bench_mutex);
+	err = rust_bench_run();
+	return err ?: cnt;
+}
+
+static const struct file_operations rust_bench_fops = {
+	.read	= rust_bench_read,
+	.write	= rust_bench_write,
+	.llseek	= default_llseek,
+};
+
+static __init int rust_bench_init(void)
+{
+	struct dentry *dir = debugfs_lookup("sched/rust_cfs", NULL);
+
+	if (IS_ERR_OR_NULL(dir))
+		return 0;
+	debugfs_create_file("bench", 0600, dir, NULL, &rust_bench_fops);
+	dput(dir);
+	return 0;
+}
+late_initcall_sync(rust_bench_init);
