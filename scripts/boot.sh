@@ -73,6 +73,9 @@ grep -q 'enabling cache aware scheduling' "$con" && echo "             cache-awa
 echo "pieces:      $(sed -n 's/^RSC: piece //p' "$con" | sort -u | tr '\n' ' ')"
 echo "workload:    $(rsc cgroups | sed 's/leaves/groups,/') leaves, $(rsc tasks) tasks; teardown: $(grep -q '^RSC: teardown done' "$con" && echo ok || echo missing)"
 sed -n 's/^RSC: stat /             /p' "$con"
+sed -n 's/^RSC: churn /             churn /p' "$con"
+pc=$(sed -n 's/^RSC: percpu_kb //p' "$con")
+[ -n "$pc" ] && echo "             Percpu (kB): $pc"
 sed -n 's/^RSC: run /             /p' "$con"
 # Route shares of the picks, per implementation (the state decides the route).
 sed -n 's/^RSC: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '

@@ -38,6 +38,7 @@ commit() {
 	for item in "$@"; do
 		case $item in
 		patches/*) patch -s -d "$R" -p1 --no-backup-if-mismatch < "$TOP/$item" ;;
+		/*:*) mkdir -p "$R/$(dirname "${item#*:}")"; cp "${item%%:*}" "$R/${item#*:}" ;;
 		*:*) mkdir -p "$R/$(dirname "${item#*:}")"; cp "$TOP/${item%%:*}" "$R/${item#*:}" ;;
 		esac
 	done
@@ -46,39 +47,46 @@ commit() {
 		git -C "$R" commit -q -F -
 }
 
-commit "rust: sched: Add per-CPU allocations and fair runqueue views" \
+commit "rust: sched: Add per-CPU allocations and fair-scheduler views" \
 "The fair scheduler keeps most of its state in per-CPU allocations and in
 structures private to kernel/sched/, none of which Rust can reach today.
 
 Add rust/kernel/sched/: PerCpu<T>, an owning handle of a dynamic per-CPU
 allocation (zero-filled, fallible with explicit GFP flags, freed on drop,
 convertible to and from the raw pointer C stores), with remote access by
-CpuId and local access bounded by a PreemptGuard; and SchedEntity and
+CpuId and local access bounded by a PreemptGuard; SchedEntity and
 CfsRqView, read-only views of a sched_entity and of the part of a cfs_rq
-the EEVDF pick reads, whose lifetimes are bounded by the runqueue lock.
-The C header kernel/sched/rust/sched_rust.h declares the view structure and
-every C-callable Rust entry point, so that bindgen checks their signatures." \
+the EEVDF pick reads, bounded by the runqueue lock; and typed access to
+task groups and their per-CPU cfs_tg_state. bindgen sees
+kernel/sched/sched.h, which includes kernel/sched/rust/sched_rust.h, the
+header that declares every C-callable Rust entry point." \
 	rust/helpers/sched.c:rust/helpers/sched.c \
 	rust/kernel/sched.rs:rust/kernel/sched.rs \
 	rust/kernel/sched/cfs_rq.rs:rust/kernel/sched/cfs_rq.rs \
 	rust/kernel/sched/entity.rs:rust/kernel/sched/entity.rs \
+	rust/kernel/sched/group.rs:rust/kernel/sched/group.rs \
 	rust/kernel/sched/percpu.rs:rust/kernel/sched/percpu.rs \
-	kernel/sched/rust/sched_rust.h:kernel/sched/rust/sched_rust.h \
 	patches/0002-rust-sched-bindings.patch
 
 commit "sched/fair: Add CONFIG_SCHED_RUST_CFS and a C/Rust runtime switch" \
 "Rust implementations of fair-scheduler pieces need to be compared with the
 C ones on the same machine, in the same boot, without a rebuild.
 
-Add CONFIG_SCHED_RUST_CFS and kernel/sched/rust/switch.c: one static key
-per piece, set by the boot parameter sched_rust_cfs= and by files in
-/sys/kernel/debug/sched/rust_cfs/, so that the choice costs nothing on the
-hot path. The C implementations stay compiled as the reference." \
+Add CONFIG_SCHED_RUST_CFS and kernel/sched/rust/switch.c: one read-mostly
+flag per piece, set by the boot parameter sched_rust_cfs= and by files in
+/sys/kernel/debug/sched/rust_cfs/. Static keys would cost less, but
+flipping one patches the pick's text while other CPUs run it, and under
+QEMU TCG a CPU was seen to die on a stale int3 there. The C
+implementations stay compiled as the reference." \
 	Kconfig.snippet:kernel/sched/rust/Kconfig \
 	kernel/sched/rust/Makefile:kernel/sched/rust/Makefile \
 	kernel/sched/rust/switch.c:kernel/sched/rust/switch.c \
+	kernel/sched/rust/sched_rust.h:kernel/sched/rust/sched_rust.h \
 	patches/0001-sched-build-and-runtime-switch.patch
 
+# The crate root without the tg_state module, for the pick-only commit.
+grep -v 'tg_state\|alloc_fair_sched_group\|CONFIG_FAIR_GROUP_SCHED)\]$\|//!   helpers' \
+	"$TOP/kernel/sched/rust/sched_rust.rs" > "$CACHE/sched_rust.pick.rs"
 commit "sched/fair: Implement pick_eevdf() in Rust" \
 "pick_eevdf() runs on every pick under the runqueue lock. Its eligibility
 test recomputes the sum_w_vruntime, sum_weight and curr terms for every
@@ -91,23 +99,49 @@ dispatches through the runtime switch; the C bodies remain as
 pick_eevdf_c() and vruntime_eligible_c(). Optional route statistics and a
 shadow mode (CONFIG_SCHED_RUST_CFS_SHADOW) run the other implementation on
 every pick and count divergences." \
-	kernel/sched/rust/sched_rust.rs:kernel/sched/rust/sched_rust.rs \
+	"$CACHE/sched_rust.pick.rs:kernel/sched/rust/sched_rust.rs" \
 	kernel/sched/rust/eevdf.rs:kernel/sched/rust/eevdf.rs \
 	patches/0003-sched-fair-rust-pick-dispatch.patch
+
+commit "sched/fair: Allocate the per-CPU task group state in Rust" \
+"Every task group but the root owns a per-CPU struct cfs_tg_state whose
+cfs_rq comes first, so that tg->cfs_rq is also the allocation.
+
+Implement alloc_fair_sched_group(), free_fair_sched_group() and
+init_tg_cfs_entry() in Rust on top of PerCpu<T>: the state is initialised
+for every possible CPU while Rust still owns it and installed in
+tg->cfs_rq only then, so a failed allocation leaves the group untouched
+and nothing is half initialised. The layout is the C one, so the C
+accessors keep working and either side frees what the other allocated.
+The C bodies remain as the reference, selected by the runtime switch." \
+	kernel/sched/rust/sched_rust.rs:kernel/sched/rust/sched_rust.rs \
+	kernel/sched/rust/tg_state.rs:kernel/sched/rust/tg_state.rs \
+	patches/0004-sched-fair-rust-tg-state-dispatch.patch
+
+commit "mm/percpu: Add a KUnit static stub to pcpu_alloc_noprof()" \
+"Code that allocates per-CPU memory has failure paths that KUnit tests
+cannot reach: the allocator has no fault injection.
+
+Redirect pcpu_alloc_noprof() to a KUnit static stub when a test activates
+one; it costs a static branch when KUnit is built and nothing otherwise." \
+	patches/0005-mm-percpu-kunit-static-stub.patch
 
 commit "sched/fair: Add KUnit parity tests and benchmarks for the Rust pieces" \
 "Show that the Rust and the C implementations agree, and what they cost.
 
 The sched_rust_parity suite is included at the bottom of fair.c to reach
-its static functions: one hand-written state per branch of pick_eevdf(),
-and a random differential test of 100,000 cfs_rq states built with the
-real __enqueue_entity(), comparing the picked entity and the eligibility
-of both implementations. CONFIG_SCHED_RUST_CFS_BENCH adds microbenchmarks
-that time both implementations interleaved on prepared trees." \
+its static functions: one hand-written state per branch of pick_eevdf(), a
+random differential test of 100,000 cfs_rq states built with the real
+__enqueue_entity() comparing the picked entity and the eligibility of both
+implementations, and task groups allocated by both sides below parents at
+several depths, compared field by field and freed by the other side, plus
+the allocation failure path. CONFIG_SCHED_RUST_CFS_BENCH adds
+microbenchmarks that time both implementations interleaved on prepared
+states." \
 	tests/kunit/rust_cfs_kunit.c:kernel/sched/tests/rust_cfs_kunit.c \
 	tests/kunit/.kunitconfig:kernel/sched/rust/.kunitconfig \
 	kernel/sched/rust/fair_bench.c:kernel/sched/rust/fair_bench.c \
-	patches/0004-sched-fair-kunit-and-bench-includes.patch
+	patches/0006-sched-fair-kunit-and-bench-includes.patch
 
 git -C "$R" format-patch -q --cover-letter -o "$OUT" "$base"..HEAD
 # Fill in the cover letter's placeholders.

@@ -3,7 +3,7 @@
 #
 # Style gates: rustfmtcheck on the overlaid tree, a CLIPPY=1 build of the
 # main kernel (warnings in the project's files fail), and checkpatch.pl on
-# patches/.
+# the exported patch series (scripts/export-patches.sh).
 
 . "$(dirname "$0")/common.sh"
 

@@ -9,10 +9,13 @@
 //! reads, filled under the runqueue lock. The entities reachable from it are [`SchedEntity`]
 //! references whose lifetime is bounded by that lock.
 //!
-//! [`percpu`] provides owned dynamic per-CPU allocations ([`percpu::PerCpu`]).
+//! [`percpu`] provides owned dynamic per-CPU allocations ([`percpu::PerCpu`]), on which
+//! [`group`] builds the per-CPU state of task groups.
 
 mod cfs_rq;
 mod entity;
+#[cfg(CONFIG_FAIR_GROUP_SCHED)]
+pub mod group;
 pub mod percpu;
 
 pub use cfs_rq::CfsRqView;
@@ -23,7 +26,10 @@ pub use entity::SchedEntity;
 /// Entry points convert them to the safe types of this module on their first line.
 pub mod ffi {
     pub use crate::bindings::{
+        cfs_rq,
         rust_sched_cfs_view,
-        sched_entity, //
+        sched_entity,
+        sched_statistics,
+        task_group, //
     };
 }

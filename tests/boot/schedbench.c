@@ -11,13 +11,22 @@
  *   schedbench wake <tasks> <seconds>     many processes sleep for random
  *                                         short times and wake; prints
  *                                         wakeups/s
+ *   schedbench cgtree <dir> <width> <depth>
+ *                                         create a cgroup v2 tree of
+ *                                         width + ... + width^depth groups
+ *                                         with the cpu controller below <dir>,
+ *                                         a sleeping task in every leaf, then
+ *                                         remove it; prints groups created and
+ *                                         removed per second
  *
  * The last line of each mode is "<mode> <rate>" with an integer rate.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -176,6 +185,97 @@ static int wake_storm(int tasks, double seconds)
 	return 0;
 }
 
+static void write_file(const char *dir, const char *file, const char *val)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		die(path);
+	close(fd);
+}
+
+/* Leaves of the tree below dir, depth levels deep, in creation order. */
+static int cg_build(const char *dir, int width, int depth, char (*leaves)[256], int *nleaves)
+{
+	int n = 0;
+
+	write_file(dir, "cgroup.subtree_control", "+cpu");
+	for (int i = 1; i <= width; i++) {
+		char sub[256];
+
+		snprintf(sub, sizeof(sub), "%s/c%d", dir, i);
+		if (mkdir(sub, 0755))
+			die(sub);
+		n++;
+		if (depth > 1)
+			n += cg_build(sub, width, depth - 1, leaves, nleaves);
+		else
+			strcpy(leaves[(*nleaves)++], sub);
+	}
+	return n;
+}
+
+static int cg_remove(const char *dir, int width, int depth)
+{
+	int n = 0;
+
+	for (int i = 1; i <= width; i++) {
+		char sub[256];
+
+		snprintf(sub, sizeof(sub), "%s/c%d", dir, i);
+		if (depth > 1)
+			n += cg_remove(sub, width, depth - 1);
+		if (rmdir(sub))
+			die(sub);
+		n++;
+	}
+	return n;
+}
+
+static int cgtree(const char *dir, int width, int depth)
+{
+	int maxleaves = 1, nleaves = 0, n;
+	char (*leaves)[256];
+	pid_t *pids;
+	double t0, t1, t2;
+
+	for (int d = 0; d < depth; d++)
+		maxleaves *= width;
+	leaves = calloc(maxleaves, sizeof(*leaves));
+	pids = calloc(maxleaves, sizeof(*pids));
+	if (mkdir(dir, 0755))
+		die(dir);
+	t0 = now();
+	n = cg_build(dir, width, depth, leaves, &nleaves);
+	t1 = now();
+	for (int i = 0; i < nleaves; i++) {
+		char pid[32];
+
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork");
+		if (pids[i] == 0) {
+			pause();
+			_exit(0);
+		}
+		snprintf(pid, sizeof(pid), "%d", pids[i]);
+		write_file(leaves[i], "cgroup.procs", pid);
+	}
+	for (int i = 0; i < nleaves; i++)
+		kill(pids[i], SIGKILL);
+	for (int i = 0; i < nleaves; i++)
+		waitpid(pids[i], NULL, 0);
+	t2 = now();
+	if (cg_remove(dir, width, depth) != n || rmdir(dir))
+		die("rmdir");
+	printf("cgtree groups %d mkdir_per_s %ld rmdir_per_s %ld\n", n,
+	       (long)(n / (t1 - t0)), (long)(n / (now() - t2)));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -185,6 +285,9 @@ int main(int argc, char **argv)
 		return hackbench(atoi(argv[2]), atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "wake"))
 		return wake_storm(atoi(argv[2]), atof(argv[3]));
-	fprintf(stderr, "usage: schedbench pipe <s> | hackbench <groups> <loops> | wake <tasks> <s>\n");
+	if (argc >= 5 && !strcmp(argv[1], "cgtree"))
+		return cgtree(argv[2], atoi(argv[3]), atoi(argv[4]));
+	fprintf(stderr, "usage: schedbench pipe <s> | hackbench <groups> <loops> | wake <tasks> <s>"
+		" | cgtree <dir> <width> <depth>\n");
 	return 2;
 }

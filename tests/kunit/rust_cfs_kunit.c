@@ -9,6 +9,7 @@
  * the seed is printed, and the boot parameter fair.rust_parity_seed= changes
  * it.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/moduleparam.h>
 #include <linux/prandom.h>
@@ -316,7 +317,7 @@ static unsigned long pick_stats_sum(int impl)
 static void rust_cfs_switch_test(struct kunit *test)
 {
 	struct eevdf_fixture *f = test->priv;
-	bool was_rust = static_key_enabled(&sched_rust_pick_key);
+	bool was_rust = sched_rust_switch.pick;
 	bool was_stats = sched_rust_pick_stats_on;
 	unsigned long c0, r0;
 	struct eevdf_state st;
@@ -324,13 +325,10 @@ static void rust_cfs_switch_test(struct kunit *test)
 
 	eevdf_build(f, &st);
 	WRITE_ONCE(sched_rust_pick_stats_on, true);
-	static_branch_enable(&sched_rust_pick_debug_key);
+	WRITE_ONCE(sched_rust_switch.pick_debug, true);
 
 	for (rust = 0; rust < 2; rust++) {
-		if (rust)
-			static_branch_enable(&sched_rust_pick_key);
-		else
-			static_branch_disable(&sched_rust_pick_key);
+		WRITE_ONCE(sched_rust_switch.pick, rust);
 		KUNIT_EXPECT_EQ(test, sched_rust_pick(), rust);
 
 		c0 = pick_stats_sum(0);
@@ -343,12 +341,8 @@ static void rust_cfs_switch_test(struct kunit *test)
 	}
 
 	WRITE_ONCE(sched_rust_pick_stats_on, was_stats);
-	if (!was_stats && !sched_rust_pick_shadow_on)
-		static_branch_disable(&sched_rust_pick_debug_key);
-	if (was_rust)
-		static_branch_enable(&sched_rust_pick_key);
-	else
-		static_branch_disable(&sched_rust_pick_key);
+	WRITE_ONCE(sched_rust_switch.pick_debug, was_stats || sched_rust_pick_shadow_on);
+	WRITE_ONCE(sched_rust_switch.pick, was_rust);
 }
 
 /*
@@ -405,10 +399,185 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, nonnull, n / 2);
 }
 
+#ifdef CONFIG_FAIR_GROUP_SCHED
+/*
+ * Piece 1: the per-CPU cfs_tg_state. Groups are allocated by C and by Rust
+ * below parents at several depths, checked relation by relation on every
+ * possible CPU, compared with each other byte by byte (but for the fields
+ * that point into their own object), and freed by the other side.
+ */
+static struct task_group *tg_alloc(struct kunit *test, struct task_group *parent, bool rust)
+{
+	struct task_group *tg = kzalloc(sizeof(*tg), GFP_KERNEL);
+	int ok;
+
+	KUNIT_ASSERT_NOT_NULL(test, tg);
+	ok = rust ? rust_sched_alloc_fair_sched_group(tg, parent) :
+		    alloc_fair_sched_group_c(tg, parent);
+	KUNIT_ASSERT_EQ_MSG(test, ok, 1, "%s allocation", rust ? "Rust" : "C");
+	tg->parent = parent;
+	return tg;
+}
+
+static void tg_free(struct task_group *tg, bool rust)
+{
+	if (rust)
+		rust_sched_free_fair_sched_group(tg);
+	else
+		free_fair_sched_group_c(tg);
+	kfree(tg);
+}
+
+/* Every relation of a group's state with its group, parent and CPU. */
+static void tg_check(struct kunit *test, struct task_group *tg, struct task_group *parent,
+		     const char *side)
+{
+	int i;
+
+	KUNIT_EXPECT_EQ_MSG(test, tg->shares, NICE_0_LOAD, "%s", side);
+#ifdef CONFIG_CFS_BANDWIDTH
+	KUNIT_EXPECT_EQ_MSG(test, tg->cfs_bandwidth.quota, RUNTIME_INF, "%s", side);
+	KUNIT_EXPECT_EQ_MSG(test, tg->cfs_bandwidth.hierarchical_quota,
+			    parent->cfs_bandwidth.hierarchical_quota, "%s", side);
+#endif
+	for_each_possible_cpu(i) {
+		struct cfs_rq *cfs_rq = tg_cfs_rq(tg, i);
+		struct cfs_tg_state *st = container_of(cfs_rq, struct cfs_tg_state, cfs_rq);
+		struct sched_entity *pse = tg_se(parent, i);
+		struct sched_entity *se = tg_se(tg, i);
+
+		KUNIT_EXPECT_PTR_EQ_MSG(test, (void *)cfs_rq,
+					(void *)per_cpu_ptr(tg->cfs_rq, i), "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, se, &st->se, "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, cfs_rq_se(cfs_rq), se, "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, __schedstats_from_se(se), &st->stats,
+					"%s cpu %d", side, i);
+		/* The Rust accessors agree with the C ones. */
+		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_tg_cfs_rq(tg, i), cfs_rq, "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_tg_se(tg, i), se, "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_tg_se(parent, i), pse, "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_cfs_rq_se(cfs_rq), se, "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_group_se_stats(se), &st->stats,
+					"%s cpu %d", side, i);
+
+		KUNIT_EXPECT_PTR_EQ_MSG(test, cfs_rq->tg, tg, "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, cfs_rq->rq, cpu_rq(i), "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, se->my_q, cfs_rq, "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, se->cfs_rq, pse ? pse->my_q : &cpu_rq(i)->cfs,
+					"%s cpu %d", side, i);
+		KUNIT_EXPECT_EQ_MSG(test, se->depth, pse ? pse->depth + 1 : 0, "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, se->parent, pse, "%s cpu %d", side, i);
+		KUNIT_EXPECT_EQ_MSG(test, se->load.weight, NICE_0_LOAD, "%s cpu %d", side, i);
+		KUNIT_EXPECT_EQ_MSG(test, se->load.inv_weight, 0, "%s cpu %d", side, i);
+		KUNIT_EXPECT_NULL_MSG(test, memchr_inv(&se->avg, 0, sizeof(se->avg)),
+				      "%s cpu %d", side, i);
+		KUNIT_EXPECT_TRUE_MSG(test, RB_EMPTY_ROOT(&cfs_rq->tasks_timeline.rb_root),
+				      "%s cpu %d", side, i);
+		KUNIT_EXPECT_NULL_MSG(test, cfs_rq->tasks_timeline.rb_leftmost, "%s cpu %d", side, i);
+		KUNIT_EXPECT_EQ_MSG(test, cfs_rq->zero_vruntime, (u64)(-(1LL << 20)),
+				    "%s cpu %d", side, i);
+#ifdef CONFIG_CFS_BANDWIDTH
+		KUNIT_EXPECT_EQ_MSG(test, cfs_rq->runtime_enabled, 0, "%s cpu %d", side, i);
+		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&cfs_rq->throttled_list), "%s cpu %d", side, i);
+		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&cfs_rq->throttled_csd_list),
+				      "%s cpu %d", side, i);
+		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&cfs_rq->throttled_limbo_list),
+				      "%s cpu %d", side, i);
+#endif
+	}
+}
+
+/* Copy a CPU's state with the fields that point into the object itself cleared. */
+static void tg_state_normalized(struct cfs_tg_state *out, struct task_group *tg, int cpu)
+{
+	memcpy(out, container_of(tg_cfs_rq(tg, cpu), struct cfs_tg_state, cfs_rq), sizeof(*out));
+	out->cfs_rq.tg = NULL;
+	out->se.my_q = NULL;
+#ifdef CONFIG_CFS_BANDWIDTH
+	memset(&out->cfs_rq.throttled_list, 0, sizeof(out->cfs_rq.throttled_list));
+	memset(&out->cfs_rq.throttled_csd_list, 0, sizeof(out->cfs_rq.throttled_csd_list));
+	memset(&out->cfs_rq.throttled_limbo_list, 0, sizeof(out->cfs_rq.throttled_limbo_list));
+#endif
+}
+
+static void rust_cfs_tg_state_parity_test(struct kunit *test)
+{
+	static const int depths[] = { 0, 1, 2, 5 };
+	struct task_group *chain[6] = { &root_task_group };
+	struct cfs_tg_state *a, *b;
+	int d, k, i;
+
+	a = kunit_kmalloc(test, sizeof(*a), GFP_KERNEL);
+	b = kunit_kmalloc(test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+
+	/* Parents at depth 1..5 (the root is depth 0), alternately made by C and Rust. */
+	for (d = 1; d <= 5; d++)
+		chain[d] = tg_alloc(test, chain[d - 1], d & 1);
+
+	for (k = 0; k < ARRAY_SIZE(depths); k++) {
+		struct task_group *parent = chain[depths[k]];
+		struct task_group *tc = tg_alloc(test, parent, false);
+		struct task_group *tr = tg_alloc(test, parent, true);
+
+		tg_check(test, tc, parent, "C");
+		tg_check(test, tr, parent, "Rust");
+		for_each_possible_cpu(i) {
+			tg_state_normalized(a, tc, i);
+			tg_state_normalized(b, tr, i);
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(a, b, sizeof(*a)), 0,
+					    "parent depth %d cpu %d", depths[k], i);
+		}
+		/* Each side frees what the other allocated. */
+		tg_free(tc, true);
+		tg_free(tr, false);
+	}
+
+	for (d = 5; d >= 1; d--)
+		tg_free(chain[d], d & 1);
+}
+
+static void __percpu *pcpu_alloc_fail(size_t size, size_t align, bool reserved, gfp_t gfp)
+{
+	return NULL;
+}
+
+/*
+ * A failed per-CPU allocation: both sides return 0 and leave the group as
+ * they found it (all zero, cfs_rq NULL), which free_fair_sched_group() of
+ * either side then accepts.
+ */
+static void rust_cfs_tg_state_alloc_fail_test(struct kunit *test)
+{
+	int rust;
+
+	kunit_activate_static_stub(test, pcpu_alloc_noprof, pcpu_alloc_fail);
+	for (rust = 0; rust < 2; rust++) {
+		struct task_group *tg = kunit_kzalloc(test, sizeof(*tg), GFP_KERNEL);
+		int ok;
+
+		KUNIT_ASSERT_NOT_NULL(test, tg);
+		ok = rust ? rust_sched_alloc_fair_sched_group(tg, &root_task_group) :
+			    alloc_fair_sched_group_c(tg, &root_task_group);
+		KUNIT_EXPECT_EQ_MSG(test, ok, 0, "%s", rust ? "Rust" : "C");
+		KUNIT_EXPECT_NULL_MSG(test, memchr_inv(tg, 0, sizeof(*tg)), "%s",
+				      rust ? "Rust" : "C");
+		rust_sched_free_fair_sched_group(tg);
+		free_fair_sched_group_c(tg);
+	}
+	kunit_deactivate_static_stub(test, pcpu_alloc_noprof);
+}
+#endif /* CONFIG_FAIR_GROUP_SCHED */
+
 static struct kunit_case rust_cfs_parity_cases[] = {
 	KUNIT_CASE(rust_cfs_switch_test),
 	KUNIT_CASE_PARAM(rust_cfs_pick_branch_test, eevdf_cases_gen_params),
 	KUNIT_CASE_SLOW(rust_cfs_pick_random_test),
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	KUNIT_CASE(rust_cfs_tg_state_parity_test),
+	KUNIT_CASE(rust_cfs_tg_state_alloc_fail_test),
+#endif
 	{}
 };
 

@@ -10,7 +10,8 @@
  *   cat /sys/kernel/debug/sched/rust_cfs/bench           print the table
  *
  * Each case runs ROUNDS rounds; a round times one batch of BATCH calls of
- * each side, with interrupts off, the order alternating between rounds. The
+ * each side, with interrupts off (but for the group allocation, which
+ * sleeps), the order alternating between rounds. The
  * table gives the median and the 10th-90th percentile spread of the time
  * per call in nanoseconds (ktime, so TCG wall time under QEMU), and the ratio
  * of the Rust median to the C median.
@@ -36,7 +37,10 @@ struct rust_bench {
 static DEFINE_MUTEX(rust_bench_mutex);
 static char *rust_bench_out;
 
-enum rust_bench_kind { BENCH_CALL, BENCH_FAST, BENCH_HEAP };
+enum rust_bench_kind { BENCH_CALL, BENCH_FAST, BENCH_HEAP, BENCH_TG };
+
+/* Group allocations sleep (the per-CPU allocator takes a mutex): fewer calls. */
+#define BENCH_TG_BATCH	100
 
 static u64 rust_bench_rnd64(struct rust_bench *b)
 {
@@ -92,6 +96,27 @@ static int rust_bench_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+#ifdef CONFIG_FAIR_GROUP_SCHED
+/* alloc_fair_sched_group() + free_fair_sched_group() below the root group. */
+static noinline u64 rust_bench_tg_batch(struct task_group *tg, bool rust)
+{
+	u64 t0 = ktime_get_ns();
+	int i;
+
+	for (i = 0; i < BENCH_TG_BATCH; i++) {
+		memset(tg, 0, sizeof(*tg));
+		if (rust) {
+			rust_sched_alloc_fair_sched_group(tg, &root_task_group);
+			rust_sched_free_fair_sched_group(tg);
+		} else {
+			alloc_fair_sched_group_c(tg, &root_task_group);
+			free_fair_sched_group_c(tg);
+		}
+	}
+	return ktime_get_ns() - t0;
+}
+#endif
+
 static noinline u64 rust_bench_batch(struct rust_bench *b, enum rust_bench_kind kind, bool rust)
 {
 	struct cfs_rq *cfs_rq = &b->rq.cfs;
@@ -119,21 +144,26 @@ static noinline u64 rust_bench_batch(struct rust_bench *b, enum rust_bench_kind 
 }
 
 /* Median and 10th/90th percentile in tenths of a nanosecond per call. */
-static void rust_bench_stats(u64 *ns, u64 *med, u64 *lo, u64 *hi)
+static void rust_bench_stats(u64 *ns, int batch, u64 *med, u64 *lo, u64 *hi)
 {
 	sort(ns, BENCH_ROUNDS, sizeof(*ns), rust_bench_cmp, NULL);
-	*med = div_u64(ns[BENCH_ROUNDS / 2] * 10, BENCH_BATCH);
-	*lo = div_u64(ns[BENCH_ROUNDS / 10] * 10, BENCH_BATCH);
-	*hi = div_u64(ns[BENCH_ROUNDS - 1 - BENCH_ROUNDS / 10] * 10, BENCH_BATCH);
+	*med = div_u64(ns[BENCH_ROUNDS / 2] * 10, batch);
+	*lo = div_u64(ns[BENCH_ROUNDS / 10] * 10, batch);
+	*hi = div_u64(ns[BENCH_ROUNDS - 1 - BENCH_ROUNDS / 10] * 10, batch);
 }
 
 static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char *name,
 			    enum rust_bench_kind kind, int nr)
 {
+	int r, side, batch = kind == BENCH_TG ? BENCH_TG_BATCH : BENCH_BATCH;
 	u64 med[2], lo[2], hi[2], ratio;
-	int r, side;
+	struct task_group *tg = NULL;
 
-	if (!rust_bench_prepare(b, nr, kind)) {
+	if (kind == BENCH_TG) {
+		tg = kzalloc(sizeof(*tg), GFP_KERNEL);
+		if (!tg)
+			return;
+	} else if (!rust_bench_prepare(b, nr, kind)) {
 		seq_buf_printf(s, "%-14s could not prepare the state\n", name);
 		return;
 	}
@@ -141,12 +171,19 @@ static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char 
 		for (side = 0; side < 2; side++) {
 			bool rust = side ^ (r & 1);
 
+#ifdef CONFIG_FAIR_GROUP_SCHED
+			if (kind == BENCH_TG) {
+				b->ns[rust][r] = rust_bench_tg_batch(tg, rust);
+				continue;
+			}
+#endif
 			b->ns[rust][r] = rust_bench_batch(b, kind, rust);
 		}
 		cond_resched();
 	}
+	kfree(tg);
 	for (side = 0; side < 2; side++)
-		rust_bench_stats(b->ns[side], &med[side], &lo[side], &hi[side]);
+		rust_bench_stats(b->ns[side], batch, &med[side], &lo[side], &hi[side]);
 	ratio = div64_u64(med[1] * 1000, med[0] ?: 1);
 	seq_buf_printf(s, "%-14s", name);
 	for (side = 0; side < 2; side++)
@@ -188,6 +225,8 @@ static int rust_bench_run(void)
 		snprintf(name, sizeof(name), "pick_heap_%d", heap_sizes[i]);
 		rust_bench_case(b, &s, name, BENCH_HEAP, heap_sizes[i]);
 	}
+	if (IS_ENABLED(CONFIG_FAIR_GROUP_SCHED))
+		rust_bench_case(b, &s, "tg_alloc_free", BENCH_TG, 0);
 	vfree(b);
 
 	kfree(rust_bench_out);

@@ -12,12 +12,15 @@
 #ifndef _KERNEL_SCHED_RUST_SCHED_RUST_H
 #define _KERNEL_SCHED_RUST_SCHED_RUST_H
 
-#include <linux/jump_label.h>
+#include <linux/compiler.h>
 #include <linux/rbtree_types.h>
 #include <linux/types.h>
 
+struct cfs_rq;
 struct dentry;
 struct sched_entity;
+struct sched_statistics;
+struct task_group;
 
 /**
  * struct rust_sched_cfs_view - the part of a cfs_rq that the EEVDF pick reads
@@ -66,23 +69,47 @@ bool rust_sched_vruntime_eligible(const struct rust_sched_cfs_view *view, u64 vr
 struct sched_entity *rust_sched_pick_eevdf(const struct rust_sched_cfs_view *view,
 					   bool protect, bool pick_buddy);
 
+/*
+ * Piece 1: the per-CPU state of task groups (CONFIG_FAIR_GROUP_SCHED). The
+ * Rust functions have the contracts of their C twins in fair.c.
+ */
+int rust_sched_alloc_fair_sched_group(struct task_group *tg, struct task_group *parent);
+void rust_sched_free_fair_sched_group(struct task_group *tg);
+void rust_sched_init_tg_cfs_entry(struct task_group *tg, struct cfs_rq *cfs_rq,
+				  struct sched_entity *se, int cpu,
+				  struct sched_entity *parent);
+/* Rust twins of the C accessors, for the parity tests. */
+struct cfs_rq *rust_sched_tg_cfs_rq(struct task_group *tg, int cpu);
+struct sched_entity *rust_sched_tg_se(struct task_group *tg, int cpu);
+struct sched_entity *rust_sched_cfs_rq_se(struct cfs_rq *cfs_rq);
+struct sched_statistics *rust_sched_group_se_stats(struct sched_entity *se);
+/* C helpers of fair.c that the Rust side calls (static there). */
+void sched_init_cfs_rq_runtime(struct cfs_rq *cfs_rq);
+void sched_tg_init_cfs_bandwidth(struct task_group *tg, struct task_group *parent);
+
 #ifdef CONFIG_SCHED_RUST_CFS
 
 #include <linux/atomic.h>
 #include <linux/percpu-defs.h>
 
 /*
- * Runtime switch: one static key per piece, true when the Rust implementation
- * is selected. Set with the boot parameter sched_rust_cfs= and the debugfs
- * files in /sys/kernel/debug/sched/rust_cfs/.
+ * Runtime switch: which pieces run on Rust. Set with the boot parameter
+ * sched_rust_cfs= and the debugfs files in /sys/kernel/debug/sched/rust_cfs/.
+ *
+ * These are read-mostly flags, not static keys: flipping a static key patches
+ * the text of its call sites with int3 breakpoints, and on QEMU TCG (the only
+ * platform this is tested on) a CPU executing the pick while its keys were
+ * flipped has been seen to die on a stale int3 ("Oops: int3" in
+ * entity_eligible()). A read-mostly flag costs one cached load and a
+ * predictable branch.
  */
-DECLARE_STATIC_KEY_TRUE(sched_rust_pick_key);
+struct sched_rust_switch {
+	bool tg_state;		/* piece 1: the per-CPU cfs_tg_state */
+	bool pick;		/* piece 2: the EEVDF pick */
+	bool pick_debug;	/* route statistics or the shadow check are on */
+};
+extern struct sched_rust_switch sched_rust_switch;
 
-/*
- * Debug instrumentation of the pick, off by default and free when off: the
- * key is true when route statistics or the shadow check are enabled.
- */
-DECLARE_STATIC_KEY_FALSE(sched_rust_pick_debug_key);
 extern bool sched_rust_pick_stats_on;
 extern bool sched_rust_pick_shadow_on;
 

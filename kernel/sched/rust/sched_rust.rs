@@ -8,5 +8,9 @@
 //! selects one side per piece at run time. Pieces:
 //!
 //! - [`eevdf`]: the EEVDF deadline-ordered pick, `pick_eevdf()`, and the eligibility test.
+//! - `tg_state`: the per-CPU state of task groups, `alloc_fair_sched_group()` and its
+//!   helpers (with `CONFIG_FAIR_GROUP_SCHED`).
 
 pub mod eevdf;
+#[cfg(CONFIG_FAIR_GROUP_SCHED)]
+pub mod tg_state;

@@ -3,9 +3,9 @@
  * Runtime selection between the C and the Rust implementation of each piece
  * of CONFIG_SCHED_RUST_CFS.
  *
- * Each piece has a static key, true when Rust is selected, so the choice costs
- * nothing on the hot path. The C bodies stay compiled: they are the oracle of
- * the parity tests and the baseline of the benchmarks.
+ * Each piece has a read-mostly flag, true when Rust is selected (see
+ * sched_rust.h for why not a static key). The C bodies stay compiled: they are
+ * the oracle of the parity tests and the baseline of the benchmarks.
  *
  *   sched_rust_cfs=on|off|<piece>[,<piece>...]   boot parameter; the pieces
  *                                                listed run on Rust, the
@@ -24,7 +24,6 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/init.h>
-#include <linux/jump_label.h>
 #include <linux/kstrtox.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -35,8 +34,12 @@
 
 #include "sched_rust.h"
 
-DEFINE_STATIC_KEY_TRUE(sched_rust_pick_key);
-DEFINE_STATIC_KEY_FALSE(sched_rust_pick_debug_key);
+struct sched_rust_switch sched_rust_switch __read_mostly = {
+	.tg_state	= true,
+	.pick		= true,
+	/* The shadow check is on from the first pick when built in. */
+	.pick_debug	= IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW),
+};
 bool sched_rust_pick_stats_on;
 bool sched_rust_pick_shadow_on = IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW);
 DEFINE_PER_CPU(struct rust_sched_pick_stats, rust_sched_pick_stats);
@@ -46,19 +49,19 @@ static DEFINE_MUTEX(rust_sched_debug_mutex);
 
 struct rust_sched_piece {
 	const char *name;
-	struct static_key_true *key;
+	bool *rust;
 };
 
 static const struct rust_sched_piece rust_sched_pieces[] = {
-	{ "pick", &sched_rust_pick_key },
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	{ "tg_state", &sched_rust_switch.tg_state },
+#endif
+	{ "pick", &sched_rust_switch.pick },
 };
 
 static void rust_sched_piece_set(const struct rust_sched_piece *piece, bool rust)
 {
-	if (rust)
-		static_branch_enable(piece->key);
-	else
-		static_branch_disable(piece->key);
+	WRITE_ONCE(*piece->rust, rust);
 }
 
 static const struct rust_sched_piece *rust_sched_piece_find(const char *name)
@@ -103,7 +106,7 @@ static ssize_t rust_sched_piece_read(struct file *file, char __user *ubuf,
 				     size_t cnt, loff_t *ppos)
 {
 	const struct rust_sched_piece *piece = file_inode(file)->i_private;
-	const char *val = static_key_enabled(piece->key) ? "rust\n" : "c\n";
+	const char *val = READ_ONCE(*piece->rust) ? "rust\n" : "c\n";
 
 	return simple_read_from_buffer(ubuf, cnt, ppos, val, strlen(val));
 }
@@ -140,10 +143,8 @@ static const struct file_operations rust_sched_piece_fops = {
 
 static void rust_sched_pick_debug_update(void)
 {
-	if (sched_rust_pick_stats_on || sched_rust_pick_shadow_on)
-		static_branch_enable(&sched_rust_pick_debug_key);
-	else
-		static_branch_disable(&sched_rust_pick_debug_key);
+	WRITE_ONCE(sched_rust_switch.pick_debug,
+		   sched_rust_pick_stats_on || sched_rust_pick_shadow_on);
 }
 
 static int rust_sched_bool_write(const char __user *ubuf, size_t cnt, bool *val)
@@ -269,12 +270,10 @@ void __init rust_sched_init_debugfs(struct dentry *parent)
 		debugfs_create_file(piece->name, 0644, dir, (void *)piece,
 				    &rust_sched_piece_fops);
 		pr_info("sched_rust_cfs: %s on %s\n", piece->name,
-			static_key_enabled(piece->key) ? "Rust" : "C");
+			*piece->rust ? "Rust" : "C");
 	}
 
 	debugfs_create_file("pick_stats", 0644, dir, NULL, &rust_sched_pick_stats_fops);
-	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW)) {
+	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW))
 		debugfs_create_file("shadow", 0644, dir, NULL, &rust_sched_shadow_fops);
-		rust_sched_pick_debug_update();
-	}
 }
