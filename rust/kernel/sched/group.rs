@@ -10,13 +10,13 @@
 //! root group instead points at the runqueues' own `cfs_rq`s and has no entity.
 
 use super::percpu::PerCpu;
-use core::marker::PhantomData;
 use crate::{
     bindings,
     cpu::CpuId,
     prelude::*,
     types::Opaque, //
 };
+use core::marker::PhantomData;
 
 /// `NICE_0_LOAD` on 64-bit: the weight of a nice-0 task, in `scale_load()` units.
 pub const NICE_0_LOAD: u64 = 1 << 20;
@@ -272,10 +272,7 @@ impl CfsRqInit<'_> {
 /// # Invariants
 ///
 /// The pointer is valid and nothing else accesses the entity during `'a`.
-pub struct GroupEntityInit<'a>(
-    *mut bindings::sched_entity,
-    PhantomData<&'a mut ()>,
-);
+pub struct GroupEntityInit<'a>(*mut bindings::sched_entity, PhantomData<&'a mut ()>);
 
 impl GroupEntityInit<'_> {
     /// Wraps an entity being initialised.
