@@ -4,9 +4,9 @@
 //!
 //! C header: [`kernel/sched/rust/sched_rust.h`](srctree/kernel/sched/rust/sched_rust.h)
 //!
-//! `struct cfs_rq` and `struct rq` are private to `kernel/sched/` and invisible to bindgen, so the
-//! scheduler hands Rust a [`CfsRqView`]: a copy of the few words of a `cfs_rq` that a piece
-//! reads, filled under the runqueue lock. The entities reachable from it are [`SchedEntity`]
+//! bindgen sees `kernel/sched/sched.h` (when `CONFIG_SCHED_RUST_CFS` is set), so the private
+//! scheduler structures are available as raw bindings. [`CfsRqView`] is a read-only view of a
+//! `cfs_rq` whose runqueue lock is held; the entities reachable from it are [`SchedEntity`]
 //! references whose lifetime is bounded by that lock.
 //!
 //! [`percpu`] provides owned dynamic per-CPU allocations ([`percpu::PerCpu`]), on which
@@ -27,7 +27,6 @@ pub use entity::SchedEntity;
 pub mod ffi {
     pub use crate::bindings::{
         cfs_rq,
-        rust_sched_cfs_view,
         sched_entity,
         sched_statistics,
         task_group, //

@@ -159,26 +159,14 @@ static void eevdf_build(struct eevdf_fixture *f, struct eevdf_state *st)
 		cfs_rq->h_nr_queued = 1;
 }
 
-static void set_pick_buddy(bool on)
-{
-#ifdef CONFIG_JUMP_LABEL
-	if (on)
-		static_key_enable(&sched_feat_keys[__SCHED_FEAT_PICK_BUDDY]);
-	else
-		static_key_disable(&sched_feat_keys[__SCHED_FEAT_PICK_BUDDY]);
-#endif
-	if (on)
-		sysctl_sched_features |= 1UL << __SCHED_FEAT_PICK_BUDDY;
-	else
-		sysctl_sched_features &= ~(1UL << __SCHED_FEAT_PICK_BUDDY);
-}
-
+/*
+ * sched_feat(PICK_BUDDY) is passed to both bodies rather than flipped: a
+ * static key flip patches the text every CPU's pick runs, and under QEMU TCG
+ * that killed a CPU on a stale int3.
+ */
 static struct sched_entity *pick_rust(struct cfs_rq *cfs_rq, bool protect)
 {
-	struct rust_sched_cfs_view view;
-
-	cfs_rq_rust_view(cfs_rq, &view);
-	return rust_sched_pick_eevdf(&view, protect, sched_feat(PICK_BUDDY));
+	return __pick_eevdf_rust(cfs_rq, protect, sched_feat(PICK_BUDDY));
 }
 
 /*
@@ -260,7 +248,6 @@ static void rust_cfs_pick_branch_test(struct kunit *test)
 	struct cfs_rq *cfs_rq = &f->rq->cfs;
 	struct sched_entity *curr = &f->se[PARITY_MAX_SE];
 	struct sched_entity *expect, *pc, *pr;
-	bool buddy = sched_feat(PICK_BUDDY);
 	int i;
 
 	memset(f->rq, 0, sizeof(*f->rq));
@@ -289,11 +276,9 @@ static void rust_cfs_pick_branch_test(struct kunit *test)
 	cfs_rq->h_nr_queued = c->h_nr_queued ?: c->nr + (c->has_curr && c->curr_on_rq);
 
 	expect = c->expect == -2 ? NULL : c->expect == -1 ? curr : &f->se[c->expect];
-	set_pick_buddy(true);
-	pc = pick_eevdf_c(cfs_rq, c->protect);
-	pr = pick_rust(cfs_rq, c->protect);
-	KUNIT_EXPECT_EQ(test, pick_eevdf_route(cfs_rq, c->protect), c->route);
-	set_pick_buddy(buddy);
+	pc = __pick_eevdf_c(cfs_rq, c->protect, true);
+	pr = __pick_eevdf_rust(cfs_rq, c->protect, true);
+	KUNIT_EXPECT_EQ(test, pick_eevdf_route(cfs_rq, c->protect, true), c->route);
 	KUNIT_EXPECT_PTR_EQ_MSG(test, pc, expect, "C");
 	KUNIT_EXPECT_PTR_EQ_MSG(test, pr, expect, "Rust");
 }
@@ -352,7 +337,6 @@ static void rust_cfs_switch_test(struct kunit *test)
 static void rust_cfs_pick_random_test(struct kunit *test)
 {
 	struct eevdf_fixture *f = test->priv;
-	bool buddy = sched_feat(PICK_BUDDY);
 	unsigned int n, i, fails = 0, nonnull = 0, big = 0;
 
 	kunit_info(test, "seed %lu (fair.rust_parity_seed=), %u states\n",
@@ -368,11 +352,8 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 		eevdf_build(f, &st);
 		if (st.nr > 256)
 			big++;
-		if (pick_buddy != !!sched_feat(PICK_BUDDY))
-			set_pick_buddy(pick_buddy);
-
-		c = pick_eevdf_c(cfs_rq, protect);
-		r = pick_rust(cfs_rq, protect);
+		c = __pick_eevdf_c(cfs_rq, protect, pick_buddy);
+		r = __pick_eevdf_rust(cfs_rq, protect, pick_buddy);
 		nonnull += !!c;
 		if (c != r) {
 			fails++;
@@ -392,7 +373,6 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 					    "state %u entity %u", n, i);
 		}
 	}
-	set_pick_buddy(buddy);
 	kunit_info(test, "%u states, %u with > 256 entities, %u non-NULL picks\n",
 		   n, big, nonnull);
 	/* A generator that never lets C pick anything would test nothing. */

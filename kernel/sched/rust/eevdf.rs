@@ -226,15 +226,14 @@ fn heap_search<'a>(cfs: &CfsRqView<'a>, elig: &Eligibility) -> Option<&'a SchedE
 ///
 /// # Safety
 ///
-/// `view` must have been filled by `fair.c` from a `cfs_rq` whose runqueue lock is held for
-/// the duration of the call.
+/// `cfs_rq` must be valid, and its runqueue lock held for the duration of the call.
 #[export]
 pub unsafe extern "C" fn rust_sched_vruntime_eligible(
-    view: *const ffi::rust_sched_cfs_view,
+    cfs_rq: *mut ffi::cfs_rq,
     vruntime: u64,
 ) -> bool {
     // SAFETY: Guaranteed by the safety requirements of this function.
-    let cfs = unsafe { CfsRqView::from_raw(view) };
+    let cfs = unsafe { CfsRqView::from_raw(cfs_rq) };
 
     Eligibility::of(&cfs).eligible(vruntime)
 }
@@ -243,16 +242,15 @@ pub unsafe extern "C" fn rust_sched_vruntime_eligible(
 ///
 /// # Safety
 ///
-/// `view` must have been filled by `fair.c` from a `cfs_rq` whose runqueue lock is held for
-/// the duration of the call.
+/// `cfs_rq` must be valid, and its runqueue lock held for the duration of the call.
 #[export]
 pub unsafe extern "C" fn rust_sched_pick_eevdf(
-    view: *const ffi::rust_sched_cfs_view,
+    cfs_rq: *mut ffi::cfs_rq,
     protect: bool,
     pick_buddy: bool,
 ) -> *mut ffi::sched_entity {
     // SAFETY: Guaranteed by the safety requirements of this function.
-    let cfs = unsafe { CfsRqView::from_raw(view) };
+    let cfs = unsafe { CfsRqView::from_raw(cfs_rq) };
 
     pick_eevdf(&cfs, protect, pick_buddy).map_or(core::ptr::null_mut(), SchedEntity::as_raw)
 }

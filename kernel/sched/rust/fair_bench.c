@@ -68,14 +68,19 @@ static bool rust_bench_prepare(struct rust_bench *b, int nr, enum rust_bench_kin
 #endif
 		for (i = 0; i < nr; i++) {
 			struct sched_entity *se = &b->se[i];
+			u32 prio = prandom_u32_state(&b->rnd) % 40;
+			s64 key = (s64)(rust_bench_rnd64(b) % (2 << 24)) - (1 << 24);
+			u32 slice = prandom_u32_state(&b->rnd) % (3 << 20);
 
 			memset(se, 0, sizeof(*se));
-			u32 prio = prandom_u32_state(&b->rnd) % 40;
-
 			update_load_set(&se->h_load, scale_load(sched_prio_to_weight[prio]));
-			se->vruntime = cfs_rq->zero_vruntime +
-				       (s64)(rust_bench_rnd64(b) % (2 << 24)) - (1 << 24);
-			se->deadline = se->vruntime + prandom_u32_state(&b->rnd) % (3 << 20);
+			se->vruntime = cfs_rq->zero_vruntime + key;
+			/*
+			 * For the heap search, deadlines run against vruntimes, so
+			 * the earliest deadline belongs to an ineligible entity.
+			 */
+			se->deadline = want_fast ? se->vruntime + slice :
+				       cfs_rq->zero_vruntime - 4 * key + slice;
 			se->on_rq = 1;
 			__enqueue_entity(cfs_rq, se);
 		}
@@ -260,14 +265,7 @@ static const struct file_operations rust_bench_fops = {
 	.llseek	= default_llseek,
 };
 
-static __init int rust_bench_init(void)
+void __init rust_sched_bench_init_debugfs(struct dentry *dir)
 {
-	struct dentry *dir = debugfs_lookup("sched/rust_cfs", NULL);
-
-	if (IS_ERR_OR_NULL(dir))
-		return 0;
 	debugfs_create_file("bench", 0600, dir, NULL, &rust_bench_fops);
-	dput(dir);
-	return 0;
 }
-late_initcall_sync(rust_bench_init);

@@ -3,17 +3,15 @@
  * Rust implementation of parts of the fair scheduler (CONFIG_SCHED_RUST_CFS).
  *
  * Every C-callable Rust entry point is declared here, once. The header is
- * included by kernel/sched/sched.h and by rust/bindings/bindings_helper.h, so
- * the Rust definitions (`#[export]`) are checked against these prototypes at
- * compile time. It uses only public types: struct cfs_rq and struct rq are
- * private to kernel/sched and invisible to bindgen, so fair.c passes the few
- * words the Rust side needs in a view structure instead.
+ * included at the end of kernel/sched/sched.h, which
+ * rust/bindings/bindings_helper.h includes, so the Rust definitions
+ * (`#[export]`) are checked against these prototypes at compile time and the
+ * Rust side sees the scheduler's private structures.
  */
 #ifndef _KERNEL_SCHED_RUST_SCHED_RUST_H
 #define _KERNEL_SCHED_RUST_SCHED_RUST_H
 
 #include <linux/compiler.h>
-#include <linux/rbtree_types.h>
 #include <linux/types.h>
 
 struct cfs_rq;
@@ -23,51 +21,25 @@ struct sched_statistics;
 struct task_group;
 
 /**
- * struct rust_sched_cfs_view - the part of a cfs_rq that the EEVDF pick reads
- * @root: root of the deadline-ordered tree (cfs_rq->tasks_timeline)
- * @leftmost: leftmost node of that tree, or NULL if it is empty
- * @curr: cfs_rq->curr (not in the tree), or NULL
- * @next: cfs_rq->next (the next buddy, in the tree), or NULL
- * @sum_w_vruntime: cfs_rq->sum_w_vruntime
- * @sum_weight: cfs_rq->sum_weight
- * @zero_vruntime: cfs_rq->zero_vruntime
- * @sum_shift: cfs_rq->sum_shift
- * @h_nr_queued: cfs_rq->h_nr_queued
- *
- * Filled by fair.c under the rq lock; valid while that lock is held.
- */
-struct rust_sched_cfs_view {
-	struct rb_node *root;
-	struct rb_node *leftmost;
-	struct sched_entity *curr;
-	struct sched_entity *next;
-	s64 sum_w_vruntime;
-	u64 sum_weight;
-	u64 zero_vruntime;
-	unsigned int sum_shift;
-	unsigned int h_nr_queued;
-};
-
-/**
  * rust_sched_vruntime_eligible() - Rust twin of vruntime_eligible()
- * @view: the cfs_rq, as filled by fair.c under the rq lock
+ * @cfs_rq: the runqueue, whose rq lock the caller holds
  * @vruntime: the virtual runtime to test
  *
- * Return: true if @vruntime is eligible (lag >= 0) on @view.
+ * Return: true if @vruntime is eligible (lag >= 0) on @cfs_rq.
  */
-bool rust_sched_vruntime_eligible(const struct rust_sched_cfs_view *view, u64 vruntime);
+bool rust_sched_vruntime_eligible(struct cfs_rq *cfs_rq, u64 vruntime);
 
 /**
  * rust_sched_pick_eevdf() - Rust twin of pick_eevdf()
- * @view: the cfs_rq, as filled by fair.c under the rq lock
+ * @cfs_rq: the runqueue, whose rq lock the caller holds
  * @protect: honour the slice protection of curr and the next buddy
  * @pick_buddy: sched_feat(PICK_BUDDY)
  *
  * Return: the entity to run next, or NULL if none is eligible and there is
  * no current entity.
  */
-struct sched_entity *rust_sched_pick_eevdf(const struct rust_sched_cfs_view *view,
-					   bool protect, bool pick_buddy);
+struct sched_entity *rust_sched_pick_eevdf(struct cfs_rq *cfs_rq, bool protect,
+					   bool pick_buddy);
 
 /*
  * Piece 1: the per-CPU state of task groups (CONFIG_FAIR_GROUP_SCHED). The
@@ -138,6 +110,9 @@ extern atomic_long_t rust_sched_shadow_divergences;
  * @parent: the sched debugfs directory
  */
 void rust_sched_init_debugfs(struct dentry *parent);
+
+/* CONFIG_SCHED_RUST_CFS_BENCH: the bench file, defined in fair_bench.c. */
+void rust_sched_bench_init_debugfs(struct dentry *dir);
 
 #else /* !CONFIG_SCHED_RUST_CFS: */
 

@@ -276,4 +276,6 @@ void __init rust_sched_init_debugfs(struct dentry *parent)
 	debugfs_create_file("pick_stats", 0644, dir, NULL, &rust_sched_pick_stats_fops);
 	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW))
 		debugfs_create_file("shadow", 0644, dir, NULL, &rust_sched_shadow_fops);
+	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_BENCH))
+		rust_sched_bench_init_debugfs(dir);
 }

@@ -1,66 +1,69 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Views of fair runqueues.
+//! Fair runqueues, as the EEVDF pick sees them.
 //!
-//! C header: [`kernel/sched/rust/sched_rust.h`](srctree/kernel/sched/rust/sched_rust.h)
+//! C header: [`kernel/sched/sched.h`](srctree/kernel/sched/sched.h)
 
 use super::SchedEntity;
 use crate::bindings;
 use core::marker::PhantomData;
 
-/// The part of a fair runqueue (`struct cfs_rq`) that the EEVDF pick reads, under its lock.
+/// A fair runqueue (`struct cfs_rq`) whose runqueue lock is held.
 ///
-/// `struct cfs_rq` is private to `kernel/sched/`; the scheduler fills a
-/// `struct rust_sched_cfs_view` with its fields while holding the runqueue lock and passes a
-/// pointer to it.
+/// Only the fields the EEVDF pick reads are exposed, read-only: the deadline-ordered tree, the
+/// current entity, the next buddy and the sums of the eligibility test.
 ///
 /// # Invariants
 ///
-/// - `raw` is a valid view for `'a`;
-/// - the lock of the runqueue it describes is held for `'a`, so every entity it points to (the
-///   tree, `curr`, `next`) is valid and stable for `'a`, and the tree is well formed.
+/// - `ptr` points to a valid `cfs_rq` for `'a`;
+/// - the lock of its runqueue is held for `'a`, so the fields read here do not change, and the
+///   entities they lead to (the tree, `curr`, `next`) are valid and the tree is well formed.
+///
+/// The view never creates a Rust reference to the whole `cfs_rq`, parts of which other CPUs may
+/// update without the runqueue lock; it reads single fields through the raw pointer.
 pub struct CfsRqView<'a> {
-    raw: &'a bindings::rust_sched_cfs_view,
-    // A view is only valid on the CPU that holds the lock: it must not be sent elsewhere.
-    _not_send: PhantomData<*const ()>,
+    ptr: *const bindings::cfs_rq,
+    _lock: PhantomData<&'a bindings::cfs_rq>,
 }
 
 impl<'a> CfsRqView<'a> {
-    /// Creates a view from the pointer C passes to an entry point.
+    /// Creates a view of a runqueue.
     ///
     /// # Safety
     ///
-    /// - `ptr` must point to a `struct rust_sched_cfs_view` that is valid for `'a`;
-    /// - the runqueue lock of the `cfs_rq` it was filled from must be held for `'a`, and the view
-    ///   must have been filled under that lock.
+    /// `ptr` must point to a valid `cfs_rq` whose runqueue lock is held for `'a`.
     #[inline]
-    pub unsafe fn from_raw(ptr: *const bindings::rust_sched_cfs_view) -> Self {
+    pub unsafe fn from_raw(ptr: *const bindings::cfs_rq) -> Self {
         // INVARIANT: Guaranteed by the safety requirements of this function.
         Self {
-            // SAFETY: `ptr` is valid for `'a` by the safety requirements of this function.
-            raw: unsafe { &*ptr },
-            _not_send: PhantomData,
+            ptr,
+            _lock: PhantomData,
         }
     }
 
     /// Returns the root of the deadline-ordered tree.
     #[inline]
     pub fn root(&self) -> Option<&'a SchedEntity> {
+        // SAFETY: By the type invariants, `ptr` is valid and the field is stable.
+        let node = unsafe { (*self.ptr).tasks_timeline.rb_root.rb_node };
         // SAFETY: By the type invariants, the tree is valid and locked for `'a`.
-        unsafe { SchedEntity::from_run_node(self.raw.root) }
+        unsafe { SchedEntity::from_run_node(node) }
     }
 
     /// Returns the entity with the earliest deadline (`__pick_first_entity()`).
     #[inline]
     pub fn leftmost(&self) -> Option<&'a SchedEntity> {
+        // SAFETY: By the type invariants, `ptr` is valid and the field is stable.
+        let node = unsafe { (*self.ptr).tasks_timeline.rb_leftmost };
         // SAFETY: By the type invariants, the tree is valid and locked for `'a`.
-        unsafe { SchedEntity::from_run_node(self.raw.leftmost) }
+        unsafe { SchedEntity::from_run_node(node) }
     }
 
     /// Returns the current entity (`cfs_rq->curr`), which is not in the tree.
     #[inline]
     pub fn curr(&self) -> Option<&'a SchedEntity> {
-        let curr = self.raw.curr;
+        // SAFETY: By the type invariants, `ptr` is valid and the field is stable.
+        let curr = unsafe { (*self.ptr).curr };
         if curr.is_null() {
             return None;
         }
@@ -71,7 +74,8 @@ impl<'a> CfsRqView<'a> {
     /// Returns the next buddy (`cfs_rq->next`), which is in the tree.
     #[inline]
     pub fn next(&self) -> Option<&'a SchedEntity> {
-        let next = self.raw.next;
+        // SAFETY: By the type invariants, `ptr` is valid and the field is stable.
+        let next = unsafe { (*self.ptr).next };
         if next.is_null() {
             return None;
         }
@@ -82,30 +86,35 @@ impl<'a> CfsRqView<'a> {
     /// Returns `cfs_rq->sum_w_vruntime`, the weighted sum of the keys of the queued entities.
     #[inline]
     pub fn sum_w_vruntime(&self) -> i64 {
-        self.raw.sum_w_vruntime
+        // SAFETY: By the type invariants, `ptr` is valid and the field is stable.
+        unsafe { (*self.ptr).sum_w_vruntime }
     }
 
     /// Returns `cfs_rq->sum_weight`, the sum of the (scaled) weights of the queued entities.
     #[inline]
     pub fn sum_weight(&self) -> u64 {
-        self.raw.sum_weight
+        // SAFETY: By the type invariants, `ptr` is valid and the field is stable.
+        unsafe { (*self.ptr).sum_weight }
     }
 
     /// Returns `cfs_rq->zero_vruntime`, the origin of the entity keys.
     #[inline]
     pub fn zero_vruntime(&self) -> u64 {
-        self.raw.zero_vruntime
+        // SAFETY: By the type invariants, `ptr` is valid and the field is stable.
+        unsafe { (*self.ptr).zero_vruntime }
     }
 
     /// Returns `cfs_rq->sum_shift`, the weight scaling applied after an overflow recovery.
     #[inline]
     pub fn sum_shift(&self) -> u32 {
-        self.raw.sum_shift
+        // SAFETY: By the type invariants, `ptr` is valid and the field is stable.
+        unsafe { (*self.ptr).sum_shift }
     }
 
     /// Returns `cfs_rq->h_nr_queued`, the number of queued tasks including `curr`.
     #[inline]
     pub fn h_nr_queued(&self) -> u32 {
-        self.raw.h_nr_queued
+        // SAFETY: By the type invariants, `ptr` is valid and the field is stable.
+        unsafe { (*self.ptr).h_nr_queued }
     }
 }

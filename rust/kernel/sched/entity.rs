@@ -66,67 +66,80 @@ impl SchedEntity {
         self.0.get()
     }
 
+    /// Returns a raw pointer for reading single fields.
+    ///
+    /// No reference to the whole entity is made: other CPUs may update parts of it (e.g. its load
+    /// average) without the runqueue lock; the fields read here are stable under that lock.
     #[inline]
-    fn raw(&self) -> &bindings::sched_entity {
-        // SAFETY: By the type invariants, the entity is valid and the fields read through this
-        // reference do not change while `self` exists.
-        unsafe { &*self.0.get() }
+    fn ptr(&self) -> *const bindings::sched_entity {
+        self.0.get()
     }
 
     /// Returns the virtual runtime (`se->vruntime`).
     #[inline]
     pub fn vruntime(&self) -> u64 {
-        self.raw().vruntime
+        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        unsafe { (*self.ptr()).vruntime }
     }
 
     /// Returns the virtual deadline (`se->deadline`), the key of the tree.
     #[inline]
     pub fn deadline(&self) -> u64 {
-        self.raw().deadline
+        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        unsafe { (*self.ptr()).deadline }
     }
 
     /// Returns the smallest `vruntime` in the subtree rooted at this entity (`se->min_vruntime`).
     #[inline]
     pub fn min_vruntime(&self) -> u64 {
-        self.raw().min_vruntime
+        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        unsafe { (*self.ptr()).min_vruntime }
     }
 
     /// Returns the end of the protected part of the slice (`se->vprot`).
     #[inline]
     pub fn vprot(&self) -> u64 {
-        self.raw().vprot
+        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        unsafe { (*self.ptr()).vprot }
     }
 
     /// Returns whether the entity is on its runqueue (`se->on_rq`).
     #[inline]
     pub fn on_rq(&self) -> bool {
-        self.raw().on_rq != 0
+        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        unsafe { (*self.ptr()).on_rq != 0 }
     }
 
     /// Returns whether the entity is queued but delayed for dequeue (`se->sched_delayed`).
     #[inline]
     pub fn sched_delayed(&self) -> bool {
-        self.raw().sched_delayed != 0
+        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        unsafe { (*self.ptr()).sched_delayed != 0 }
     }
 
     /// Returns the hierarchical weight (`se->h_load.weight`) the EEVDF arithmetic uses.
     #[inline]
     pub fn h_weight(&self) -> u64 {
-        crate::num::casts::usize_as_u64(self.raw().h_load.weight)
+        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        crate::num::casts::usize_as_u64(unsafe { (*self.ptr()).h_load.weight })
     }
 
     /// Returns the left child of this entity in the runqueue's tree.
     #[inline]
     pub fn left(&self) -> Option<&Self> {
+        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        let node = unsafe { (*self.ptr()).run_node.rb_left };
         // SAFETY: By the type invariants, the children of a queued entity are valid entities of
         // the same tree, under the same lock, for as long as `self`.
-        unsafe { Self::from_run_node(self.raw().run_node.rb_left) }
+        unsafe { Self::from_run_node(node) }
     }
 
     /// Returns the right child of this entity in the runqueue's tree.
     #[inline]
     pub fn right(&self) -> Option<&Self> {
+        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        let node = unsafe { (*self.ptr()).run_node.rb_right };
         // SAFETY: As for `left()`.
-        unsafe { Self::from_run_node(self.raw().run_node.rb_right) }
+        unsafe { Self::from_run_node(node) }
     }
 }
