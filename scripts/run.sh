@@ -19,8 +19,9 @@ stage "set up toolchain" "$S/setup.sh"
 versions
 stage "kernel source" "$S/fetch-kernel.sh"
 log "kernel source: $(make -s -C "$PRISTINE" kernelversion) ($(cat "$PRISTINE/.debian-version" 2>/dev/null || echo "KSRC=$KSRC"))"
-stage "rustavailable" bash -c ". '$S/common.sh'; kmake -s rustavailable"
 stage "overlay" "$S/overlay.sh"
+# Prints the toolchain's own message verbatim when Rust is not available.
+stage "rustavailable" bash -c ". '$S/common.sh'; kmake -s rustavailable"
 case $job in
 build-main)
 	stage "build main kernel" "$S/build.sh" main

@@ -433,10 +433,13 @@ static void tg_check(struct kunit *test, struct task_group *tg, struct task_grou
 		KUNIT_EXPECT_PTR_EQ_MSG(test, __schedstats_from_se(se), &st->stats,
 					"%s cpu %d", side, i);
 		/* The Rust accessors agree with the C ones. */
-		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_tg_cfs_rq(tg, i), cfs_rq, "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_tg_cfs_rq(tg, i), cfs_rq,
+					"%s cpu %d", side, i);
 		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_tg_se(tg, i), se, "%s cpu %d", side, i);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_tg_se(parent, i), pse, "%s cpu %d", side, i);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_cfs_rq_se(cfs_rq), se, "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_tg_se(parent, i), pse,
+					"%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_cfs_rq_se(cfs_rq), se,
+					"%s cpu %d", side, i);
 		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_group_se_stats(se), &st->stats,
 					"%s cpu %d", side, i);
 
@@ -445,7 +448,8 @@ static void tg_check(struct kunit *test, struct task_group *tg, struct task_grou
 		KUNIT_EXPECT_PTR_EQ_MSG(test, se->my_q, cfs_rq, "%s cpu %d", side, i);
 		KUNIT_EXPECT_PTR_EQ_MSG(test, se->cfs_rq, pse ? pse->my_q : &cpu_rq(i)->cfs,
 					"%s cpu %d", side, i);
-		KUNIT_EXPECT_EQ_MSG(test, se->depth, pse ? pse->depth + 1 : 0, "%s cpu %d", side, i);
+		KUNIT_EXPECT_EQ_MSG(test, se->depth, pse ? pse->depth + 1 : 0,
+				    "%s cpu %d", side, i);
 		KUNIT_EXPECT_PTR_EQ_MSG(test, se->parent, pse, "%s cpu %d", side, i);
 		KUNIT_EXPECT_EQ_MSG(test, se->load.weight, NICE_0_LOAD, "%s cpu %d", side, i);
 		KUNIT_EXPECT_EQ_MSG(test, se->load.inv_weight, 0, "%s cpu %d", side, i);
@@ -453,12 +457,14 @@ static void tg_check(struct kunit *test, struct task_group *tg, struct task_grou
 				      "%s cpu %d", side, i);
 		KUNIT_EXPECT_TRUE_MSG(test, RB_EMPTY_ROOT(&cfs_rq->tasks_timeline.rb_root),
 				      "%s cpu %d", side, i);
-		KUNIT_EXPECT_NULL_MSG(test, cfs_rq->tasks_timeline.rb_leftmost, "%s cpu %d", side, i);
+		KUNIT_EXPECT_NULL_MSG(test, cfs_rq->tasks_timeline.rb_leftmost,
+				      "%s cpu %d", side, i);
 		KUNIT_EXPECT_EQ_MSG(test, cfs_rq->zero_vruntime, (u64)(-(1LL << 20)),
 				    "%s cpu %d", side, i);
 #ifdef CONFIG_CFS_BANDWIDTH
 		KUNIT_EXPECT_EQ_MSG(test, cfs_rq->runtime_enabled, 0, "%s cpu %d", side, i);
-		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&cfs_rq->throttled_list), "%s cpu %d", side, i);
+		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&cfs_rq->throttled_list),
+				      "%s cpu %d", side, i);
 		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&cfs_rq->throttled_csd_list),
 				      "%s cpu %d", side, i);
 		KUNIT_EXPECT_TRUE_MSG(test, list_empty(&cfs_rq->throttled_limbo_list),

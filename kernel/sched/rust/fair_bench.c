@@ -165,7 +165,7 @@ static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char 
 	struct task_group *tg = NULL;
 
 	if (kind == BENCH_TG) {
-		tg = kzalloc(sizeof(*tg), GFP_KERNEL);
+		tg = kzalloc_obj(*tg, GFP_KERNEL);
 		if (!tg)
 			return;
 	} else if (!rust_bench_prepare(b, nr, kind)) {

@@ -80,6 +80,7 @@ struct sched_rust_switch {
 	bool pick;		/* piece 2: the EEVDF pick */
 	bool pick_debug;	/* route statistics or the shadow check are on */
 };
+
 extern struct sched_rust_switch sched_rust_switch;
 
 extern bool sched_rust_pick_stats_on;

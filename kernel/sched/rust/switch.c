@@ -40,6 +40,7 @@ struct sched_rust_switch sched_rust_switch __read_mostly = {
 	/* The shadow check is on from the first pick when built in. */
 	.pick_debug	= IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW),
 };
+
 bool sched_rust_pick_stats_on;
 bool sched_rust_pick_shadow_on = IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW);
 DEFINE_PER_CPU(struct rust_sched_pick_stats, rust_sched_pick_stats);
