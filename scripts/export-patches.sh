@@ -56,8 +56,9 @@ allocation (zero-filled, fallible with explicit GFP flags, freed on drop,
 convertible to and from the raw pointer C stores), with remote access by
 CpuId and local access bounded by a PreemptGuard; SchedEntity and
 CfsRqView, read-only views of a sched_entity and of the part of a cfs_rq
-the EEVDF pick reads, bounded by the runqueue lock; and typed access to
-task groups and their per-CPU cfs_tg_state. bindgen sees
+the EEVDF pick reads, bounded by the runqueue lock; typed access to task
+groups and their per-CPU cfs_tg_state; and to the LLC counters and epoch
+clock of cache-aware scheduling, under the locks that protect them. bindgen sees
 kernel/sched/sched.h, which includes kernel/sched/rust/sched_rust.h, the
 header that declares every C-callable Rust entry point." \
 	rust/helpers/sched.c:rust/helpers/sched.c \
@@ -65,6 +66,7 @@ header that declares every C-callable Rust entry point." \
 	rust/kernel/sched/cfs_rq.rs:rust/kernel/sched/cfs_rq.rs \
 	rust/kernel/sched/entity.rs:rust/kernel/sched/entity.rs \
 	rust/kernel/sched/group.rs:rust/kernel/sched/group.rs \
+	rust/kernel/sched/llc.rs:rust/kernel/sched/llc.rs \
 	rust/kernel/sched/percpu.rs:rust/kernel/sched/percpu.rs \
 	patches/0002-rust-sched-bindings.patch
 
@@ -84,9 +86,45 @@ implementations stay compiled as the reference." \
 	kernel/sched/rust/sched_rust.h:kernel/sched/rust/sched_rust.h \
 	patches/0001-sched-build-and-runtime-switch.patch
 
-# The crate root without the tg_state module, for the pick-only commit.
-grep -v 'tg_state\|alloc_fair_sched_group\|CONFIG_FAIR_GROUP_SCHED)\]$\|//!   helpers' \
-	"$TOP/kernel/sched/rust/sched_rust.rs" > "$CACHE/sched_rust.pick.rs"
+# The crate root as it is after the pick commit and after the tg_state one.
+python3 - "$TOP/kernel/sched/rust/sched_rust.rs" "$CACHE" <<'EOP'
+import sys
+src = open(sys.argv[1]).read().split('\n')
+def drop(lines, keys):
+    out, skip = [], 0
+    for i, l in enumerate(lines):
+        if skip:
+            skip -= 1
+            continue
+        if any(k in l for k in keys):
+            continue
+        # A cfg attribute or doc line belongs to the item or text after it.
+        if l.startswith('#[cfg(') and i + 1 < len(lines) and any(k in lines[i + 1] for k in keys):
+            continue
+        if l.startswith('//! - `') and any(k in l for k in keys):
+            continue
+        out.append(l)
+    return out
+def without(lines, piece, extra):
+    out, skip = [], False
+    for l in lines:
+        if l.startswith('//! - `%s`' % piece):
+            skip = True
+            continue
+        if skip and l.startswith('//!   '):
+            continue
+        skip = False
+        out.append(l)
+    return drop(out, extra)
+llc = ['pub mod llc;', '__LOG_PREFIX', 'Prefix of the `pr_*!`']
+tg = without(src, 'llc', llc)
+pick = without(tg, 'tg_state', ['pub mod tg_state;'])
+for name, lines in (('tg', tg), ('pick', pick)):
+    text = '\n'.join(lines)
+    while '\n\n\n' in text:
+        text = text.replace('\n\n\n', '\n\n')
+    open('%s/sched_rust.%s.rs' % (sys.argv[2], name), 'w').write(text.rstrip('\n') + '\n')
+EOP
 commit "sched/fair: Implement pick_eevdf() in Rust" \
 "pick_eevdf() runs on every pick under the runqueue lock. Its eligibility
 test recomputes the sum_w_vruntime, sum_weight and curr terms for every
@@ -114,9 +152,26 @@ tg->cfs_rq only then, so a failed allocation leaves the group untouched
 and nothing is half initialised. The layout is the C one, so the C
 accessors keep working and either side frees what the other allocated.
 The C bodies remain as the reference, selected by the runtime switch." \
-	kernel/sched/rust/sched_rust.rs:kernel/sched/rust/sched_rust.rs \
+	"$CACHE/sched_rust.tg.rs:kernel/sched/rust/sched_rust.rs" \
 	kernel/sched/rust/tg_state.rs:kernel/sched/rust/tg_state.rs \
 	patches/0004-sched-fair-rust-tg-state-dispatch.patch
+
+commit "sched/fair: Account LLC occupancy in Rust" \
+"Cache-aware scheduling keeps three sets of counters in step with the
+queued tasks (the runqueue's nr_llc_running and nr_pref_llc_running, the
+bottom domain's llc_counts[]) and decays per-process runtimes per epoch.
+The C code relies on every dequeue being paired with an enqueue.
+
+Implement account_llc_enqueue(), account_llc_dequeue(),
+pref_llc_running_inc()/dec(), __update_mm_sched() and the division of
+fraction_mm_sched() in Rust, with C's truncations. The locks stay in C;
+the Rust side takes types that stand for them being held. A decrement
+that would take a counter below zero is reported once and saturates
+instead of wrapping. The C bodies remain as the reference, selected by
+the runtime switch." \
+	kernel/sched/rust/sched_rust.rs:kernel/sched/rust/sched_rust.rs \
+	kernel/sched/rust/llc.rs:kernel/sched/rust/llc.rs \
+	patches/0005-sched-fair-rust-llc-dispatch.patch
 
 commit "mm/percpu: Add a KUnit static stub to pcpu_alloc_noprof()" \
 "Code that allocates per-CPU memory has failure paths that KUnit tests
@@ -124,7 +179,7 @@ cannot reach: the allocator has no fault injection.
 
 Redirect pcpu_alloc_noprof() to a KUnit static stub when a test activates
 one; it costs a static branch when KUnit is built and nothing otherwise." \
-	patches/0005-mm-percpu-kunit-static-stub.patch
+	patches/0006-mm-percpu-kunit-static-stub.patch
 
 commit "sched/fair: Add KUnit parity tests and benchmarks for the Rust pieces" \
 "Show that the Rust and the C implementations agree, and what they cost.
@@ -141,7 +196,7 @@ states." \
 	tests/kunit/rust_cfs_kunit.c:kernel/sched/tests/rust_cfs_kunit.c \
 	tests/kunit/.kunitconfig:kernel/sched/rust/.kunitconfig \
 	kernel/sched/rust/fair_bench.c:kernel/sched/rust/fair_bench.c \
-	patches/0006-sched-fair-kunit-and-bench-includes.patch
+	patches/0007-sched-fair-kunit-and-bench-includes.patch
 
 git -C "$R" format-patch -q --cover-letter -o "$OUT" "$base"..HEAD
 # Fill in the cover letter's placeholders.

@@ -16,6 +16,8 @@ mod cfs_rq;
 mod entity;
 #[cfg(CONFIG_FAIR_GROUP_SCHED)]
 pub mod group;
+#[cfg(CONFIG_SCHED_CACHE)]
+pub mod llc;
 pub mod percpu;
 
 pub use cfs_rq::CfsRqView;
@@ -27,8 +29,11 @@ pub use entity::SchedEntity;
 pub mod ffi {
     pub use crate::bindings::{
         cfs_rq,
+        rq,
+        sched_cache_time,
         sched_entity,
         sched_statistics,
-        task_group, //
+        task_group,
+        task_struct, //
     };
 }

@@ -146,7 +146,9 @@ static void eevdf_build(struct eevdf_fixture *f, struct eevdf_state *st)
 	memset(curr, 0, sizeof(*curr));
 	update_load_set(&curr->h_load, rnd_weight(f));
 	curr->vruntime = cfs_rq->zero_vruntime + rnd_key(f, range);
-	curr->deadline = curr->vruntime + rnd_below(f, 1 << 24);
+	/* With equal deadlines, curr ties with the best entity too. */
+	curr->deadline = equal_deadlines ? cfs_rq->zero_vruntime :
+		curr->vruntime + rnd_below(f, 1 << 24);
 	curr->on_rq = st->curr_on_rq;
 	/* vprot before, at or after vruntime: protection on and off. */
 	curr->vprot = curr->vruntime + rnd_key(f, 1 << 20);
@@ -224,6 +226,10 @@ static const struct eevdf_case eevdf_cases[] = {
 	  .tree = { { 90, 100 }, { -40, 300 }, { 10, 400 } }, .has_curr = true,
 	  .curr_on_rq = true, .curr = { -60, 200 }, .next = -1, .protect = false,
 	  .expect = -1, .route = RUST_SCHED_PICK_HEAP },
+	{ .name = "heap_curr_equal_deadline_keeps_best", .nr = 3,
+	  .tree = { { 90, 100 }, { -40, 300 }, { 10, 400 } }, .has_curr = true,
+	  .curr_on_rq = true, .curr = { -60, 300 }, .next = -1, .protect = false,
+	  .expect = 1, .route = RUST_SCHED_PICK_HEAP },
 	{ .name = "curr_ineligible_dropped", .nr = 2, .tree = { { -10, 100 }, { -20, 200 } },
 	  .has_curr = true, .curr_on_rq = true, .curr = { 30, 50 }, .curr_vprot = 5,
 	  .next = -1, .protect = true, .expect = 0, .route = RUST_SCHED_PICK_FAST },
@@ -556,6 +562,284 @@ static void rust_cfs_tg_state_alloc_fail_test(struct kunit *test)
 }
 #endif /* CONFIG_FAIR_GROUP_SCHED */
 
+#ifdef CONFIG_SCHED_CACHE
+/*
+ * Piece 3: the LLC occupancy accounting. Two identical fake states (a
+ * runqueue, its bottom sched domain with llc_counts[], and a set of tasks),
+ * one driven by the C functions and one by the Rust ones, through the same
+ * random sequence of valid operations; after every step every counter must be
+ * equal and nr_pref_llc_running must count the queued, non-delayed tasks on
+ * their preferred LLC.
+ */
+#define LLC_TASKS	12
+#define LLC_STEPS	10000
+#define LLC_MAX_IDS	4
+
+struct llc_side {
+	struct rq *rq;
+	struct sched_domain *sd;
+	struct task_struct *p[LLC_TASKS];
+};
+
+struct llc_state {
+	struct llc_side side[2];	/* 0: C, 1: Rust */
+	bool queued[LLC_TASKS];
+	struct rnd_state rnd;
+};
+
+static u32 llc_rnd(struct llc_state *st, u32 n)
+{
+	return prandom_u32_state(&st->rnd) % n;
+}
+
+static void llc_realloc_counts(struct kunit *test, struct llc_state *st, unsigned int max)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct sched_domain *sd = st->side[k].sd;
+
+		sd->llc_counts = kunit_kcalloc(test, max, sizeof(unsigned int), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, sd->llc_counts);
+		sd->llc_max = max;
+	}
+}
+
+static void llc_enqueue(int k, struct llc_side *s, int t)
+{
+	if (k)
+		rust_sched_account_llc_enqueue(s->rq, s->p[t]);
+	else
+		account_llc_enqueue_c(s->rq, s->p[t]);
+}
+
+static void llc_dequeue(int k, struct llc_side *s, int t)
+{
+	if (k)
+		rust_sched_account_llc_dequeue(s->rq, s->p[t]);
+	else
+		account_llc_dequeue_c(s->rq, s->p[t]);
+}
+
+static void llc_pref_running(int k, struct llc_side *s, int t, bool inc)
+{
+	if (k)
+		rust_sched_pref_llc_running(s->rq, s->p[t], inc);
+	else if (inc)
+		pref_llc_running_inc_c(s->rq, s->p[t]);
+	else
+		pref_llc_running_dec_c(s->rq, s->p[t]);
+}
+
+/* One random valid operation, applied to both sides. */
+static void llc_step(struct kunit *test, struct llc_state *st)
+{
+	int t = llc_rnd(st, LLC_TASKS), op = llc_rnd(st, 8), k;
+	int pref = (int)llc_rnd(st, LLC_MAX_IDS + 2) - 1;	/* -1 .. out of range */
+	int cpu = cpumask_nth(llc_rnd(st, num_online_cpus()), cpu_online_mask);
+	unsigned int max = 1 + llc_rnd(st, LLC_MAX_IDS);
+	bool delayed = st->side[0].p[t]->se.sched_delayed;
+
+	if (op == 6) {
+		/* A domain rebuild: the counts come back zeroed, maybe resized. */
+		llc_realloc_counts(test, st, max);
+		return;
+	}
+	/* The accounting reads rq->sd under RCU, as under the rq lock. */
+	guard(rcu)();
+	for (k = 0; k < 2; k++) {
+		struct llc_side *s = &st->side[k];
+		struct task_struct *p = s->p[t];
+
+		switch (op) {
+		case 0:
+		case 1:	/* Enqueue on a random CPU with a random preference. */
+			if (st->queued[t])
+				break;
+			WRITE_ONCE(task_thread_info(p)->cpu, cpu);
+			WRITE_ONCE(p->preferred_llc, pref);
+			p->se.sched_delayed = 0;
+			llc_enqueue(k, s, t);
+			break;
+		case 2:	/* Dequeue; a delayed task goes through DEQUEUE_DELAYED. */
+			if (!st->queued[t])
+				break;
+			llc_dequeue(k, s, t);
+			if (delayed) {
+				p->se.sched_delayed = 0;	/* clear_delayed() */
+				llc_pref_running(k, s, t, true);
+			}
+			break;
+		case 3:	/* set_delayed() */
+			if (!st->queued[t] || delayed)
+				break;
+			llc_pref_running(k, s, t, false);
+			p->se.sched_delayed = 1;
+			break;
+		case 4:	/* clear_delayed() */
+			if (!st->queued[t] || !delayed)
+				break;
+			p->se.sched_delayed = 0;
+			llc_pref_running(k, s, t, true);
+			break;
+		case 5:	/* account_mm_sched(): the preference changes while queued. */
+			if (!st->queued[t])
+				break;
+			llc_dequeue(k, s, t);
+			WRITE_ONCE(p->preferred_llc, pref);
+			llc_enqueue(k, s, t);
+			break;
+		case 7:	/* Migrate while not queued: task_llc() changes. */
+			if (!st->queued[t])
+				WRITE_ONCE(task_thread_info(p)->cpu, cpu);
+			break;
+		}
+	}
+	if (op <= 1)
+		st->queued[t] = true;
+	else if (op == 2)
+		st->queued[t] = false;
+}
+
+static void llc_compare(struct kunit *test, struct llc_state *st, int step)
+{
+	struct rq *rc = st->side[0].rq, *rr = st->side[1].rq;
+	unsigned int i, expect[2] = {};
+	int k, t;
+
+	KUNIT_EXPECT_EQ_MSG(test, rc->nr_llc_running, rr->nr_llc_running, "step %d", step);
+	KUNIT_EXPECT_EQ_MSG(test, rc->nr_pref_llc_running, rr->nr_pref_llc_running,
+			    "step %d", step);
+	for (i = 0; i < st->side[0].sd->llc_max; i++)
+		KUNIT_EXPECT_EQ_MSG(test, st->side[0].sd->llc_counts[i],
+				    st->side[1].sd->llc_counts[i], "step %d llc %u", step, i);
+	for (t = 0; t < LLC_TASKS; t++) {
+		KUNIT_EXPECT_EQ_MSG(test, st->side[0].p[t]->pref_llc_queued,
+				    st->side[1].p[t]->pref_llc_queued, "step %d task %d", step, t);
+		for (k = 0; k < 2; k++) {
+			struct task_struct *p = st->side[k].p[t];
+
+			expect[k] += st->queued[t] && p->pref_llc_queued && !p->se.sched_delayed;
+		}
+	}
+	for (k = 0; k < 2; k++)
+		KUNIT_EXPECT_EQ_MSG(test, st->side[k].rq->nr_pref_llc_running, expect[k],
+				    "step %d %s invariant", step, k ? "Rust" : "C");
+}
+
+static void rust_cfs_llc_accounting_test(struct kunit *test)
+{
+	struct llc_state *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	int k, t, step;
+
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	prandom_seed_state(&st->rnd, rust_parity_seed);
+	kunit_info(test, "seed %lu (fair.rust_parity_seed=), %d steps\n", rust_parity_seed,
+		   LLC_STEPS);
+	for (k = 0; k < 2; k++) {
+		struct llc_side *s = &st->side[k];
+
+		s->rq = kunit_kzalloc(test, sizeof(*s->rq), GFP_KERNEL);
+		s->sd = kunit_kzalloc(test, sizeof(*s->sd), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, s->rq);
+		KUNIT_ASSERT_NOT_NULL(test, s->sd);
+		RCU_INIT_POINTER(s->rq->sd, s->sd);
+		for (t = 0; t < LLC_TASKS; t++) {
+			s->p[t] = kunit_kzalloc(test, sizeof(*s->p[t]), GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, s->p[t]);
+			s->p[t]->preferred_llc = -1;
+		}
+	}
+	llc_realloc_counts(test, st, LLC_MAX_IDS);
+
+	for (step = 0; step < LLC_STEPS; step++) {
+		llc_step(test, st);
+		llc_compare(test, st, step);
+		if (test->status == KUNIT_FAILURE)
+			break;
+	}
+}
+
+/*
+ * The epoch decay and the occupancy fraction: random jiffies sequences
+ * (starting near the jiffies wrap, with gaps of up to hundreds of epochs) and
+ * periods (including 0), with runtime added between updates as
+ * account_mm_sched() does.
+ */
+static void rust_cfs_llc_decay_test(struct kunit *test)
+{
+	static const unsigned int periods[] = { 0, 1, 2, 3, 10, 100, 1000 };
+	struct sched_cache_time *tc, *tr;
+	struct rq *rc, *rr;
+	struct rnd_state rnd;
+	unsigned long now;
+	int step;
+
+	rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
+	rr = kunit_kzalloc(test, sizeof(*rr), GFP_KERNEL);
+	tc = kunit_kzalloc(test, sizeof(*tc), GFP_KERNEL);
+	tr = kunit_kzalloc(test, sizeof(*tr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rc);
+	KUNIT_ASSERT_NOT_NULL(test, rr);
+	KUNIT_ASSERT_NOT_NULL(test, tc);
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	raw_spin_lock_init(&rc->cpu_epoch_lock);
+	raw_spin_lock_init(&rr->cpu_epoch_lock);
+	prandom_seed_state(&rnd, rust_parity_seed);
+
+	now = ULONG_MAX - 5000;
+	rc->cpu_epoch_next = now;
+	rc->cpu_epoch = prandom_u32_state(&rnd);
+	tc->epoch = rc->cpu_epoch - prandom_u32_state(&rnd) % 100;
+	rr->cpu_epoch_next = rc->cpu_epoch_next;
+	rr->cpu_epoch = rc->cpu_epoch;
+	tr->epoch = tc->epoch;
+
+	for (step = 0; step < 10000; step++) {
+		unsigned int period = periods[prandom_u32_state(&rnd) % ARRAY_SIZE(periods)];
+		u64 run = prandom_u32_state(&rnd) % 1000000;
+		unsigned long fc, fr;
+
+		switch (prandom_u32_state(&rnd) % 4) {
+		case 0:
+			break;
+		case 1:
+			now += prandom_u32_state(&rnd) % 4;
+			break;
+		case 2:
+			now += prandom_u32_state(&rnd) % 400;
+			break;
+		default:	/* more than 64 epochs */
+			now += (64 + prandom_u32_state(&rnd) % 200) * max(period, 1U);
+			break;
+		}
+		/* account_mm_sched(): runtime added after the update. */
+		tc->runtime += run;
+		tr->runtime += run;
+		rc->cpu_runtime += run;
+		rr->cpu_runtime += run;
+
+		scoped_guard(raw_spinlock, &rc->cpu_epoch_lock) {
+			__update_mm_sched_c(rc, tc, now, period);
+			fc = div64_u64(NICE_0_LOAD * tc->runtime, rc->cpu_runtime + 1);
+		}
+		scoped_guard(raw_spinlock, &rr->cpu_epoch_lock)
+			fr = rust_sched_update_mm_sched(rr, tr, now, period);
+
+		KUNIT_EXPECT_EQ_MSG(test, rc->cpu_epoch, rr->cpu_epoch, "step %d", step);
+		KUNIT_EXPECT_EQ_MSG(test, rc->cpu_epoch_next, rr->cpu_epoch_next, "step %d", step);
+		KUNIT_EXPECT_EQ_MSG(test, rc->cpu_runtime, rr->cpu_runtime, "step %d", step);
+		KUNIT_EXPECT_EQ_MSG(test, tc->runtime, tr->runtime, "step %d", step);
+		KUNIT_EXPECT_EQ_MSG(test, tc->epoch, tr->epoch, "step %d", step);
+		KUNIT_EXPECT_EQ_MSG(test, fc, fr, "step %d", step);
+		if (test->status == KUNIT_FAILURE)
+			break;
+	}
+	/* The sequence did cross the jiffies wrap. */
+	KUNIT_EXPECT_LT(test, now, ULONG_MAX - 5000);
+}
+#endif /* CONFIG_SCHED_CACHE */
+
 static struct kunit_case rust_cfs_parity_cases[] = {
 	KUNIT_CASE(rust_cfs_switch_test),
 	KUNIT_CASE_PARAM(rust_cfs_pick_branch_test, eevdf_cases_gen_params),
@@ -563,6 +847,10 @@ static struct kunit_case rust_cfs_parity_cases[] = {
 #ifdef CONFIG_FAIR_GROUP_SCHED
 	KUNIT_CASE(rust_cfs_tg_state_parity_test),
 	KUNIT_CASE(rust_cfs_tg_state_alloc_fail_test),
+#endif
+#ifdef CONFIG_SCHED_CACHE
+	KUNIT_CASE(rust_cfs_llc_accounting_test),
+	KUNIT_CASE(rust_cfs_llc_decay_test),
 #endif
 	{}
 };

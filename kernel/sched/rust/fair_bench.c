@@ -37,7 +37,9 @@ struct rust_bench {
 static DEFINE_MUTEX(rust_bench_mutex);
 static char *rust_bench_out;
 
-enum rust_bench_kind { BENCH_CALL, BENCH_FAST, BENCH_HEAP, BENCH_TG };
+enum rust_bench_kind {
+	BENCH_CALL, BENCH_FAST, BENCH_HEAP, BENCH_TG, BENCH_LLC, BENCH_DECAY,
+};
 
 /* Group allocations sleep (the per-CPU allocator takes a mutex): fewer calls. */
 #define BENCH_TG_BATCH	100
@@ -122,6 +124,89 @@ static noinline u64 rust_bench_tg_batch(struct task_group *tg, bool rust)
 }
 #endif
 
+#ifdef CONFIG_SCHED_CACHE
+/*
+ * account_llc_enqueue() + account_llc_dequeue() of a task queued on its
+ * preferred LLC, on a fake runqueue with a bottom domain; and one occupancy
+ * sample of the LLC scan (fraction_mm_sched(): decay and division).
+ */
+struct rust_bench_llc {
+	struct rq rq;
+	struct sched_cache_time t;
+	unsigned int counts[8];
+	struct sched_domain *sd;
+	struct task_struct *p;
+};
+
+static noinline u64 rust_bench_llc_batch(struct rust_bench_llc *l, enum rust_bench_kind kind,
+					 bool rust)
+{
+	unsigned long flags, sink = 0;
+	u64 t0, t1;
+	int i;
+
+	local_irq_save(flags);
+	rcu_read_lock();
+	raw_spin_lock(&l->rq.cpu_epoch_lock);
+	t0 = ktime_get_ns();
+	for (i = 0; i < BENCH_BATCH; i++) {
+		barrier();
+		if (kind == BENCH_LLC && rust) {
+			rust_sched_account_llc_enqueue(&l->rq, l->p);
+			rust_sched_account_llc_dequeue(&l->rq, l->p);
+		} else if (kind == BENCH_LLC) {
+			account_llc_enqueue_c(&l->rq, l->p);
+			account_llc_dequeue_c(&l->rq, l->p);
+		} else if (rust) {
+			sink += rust_sched_update_mm_sched(&l->rq, &l->t, jiffies,
+							   llc_epoch_period);
+		} else {
+			__update_mm_sched_c(&l->rq, &l->t, jiffies, llc_epoch_period);
+			sink += div64_u64(NICE_0_LOAD * l->t.runtime, l->rq.cpu_runtime + 1);
+		}
+	}
+	t1 = ktime_get_ns();
+	raw_spin_unlock(&l->rq.cpu_epoch_lock);
+	rcu_read_unlock();
+	local_irq_restore(flags);
+	OPTIMIZER_HIDE_VAR(sink);
+	return t1 - t0;
+}
+
+static void rust_bench_llc_free(struct rust_bench_llc *l)
+{
+	if (!l)
+		return;
+	kfree(l->sd);
+	kfree(l->p);
+	kfree(l);
+}
+
+static struct rust_bench_llc *rust_bench_llc_prepare(void)
+{
+	struct rust_bench_llc *l = kzalloc_obj(*l, GFP_KERNEL);
+
+	if (!l)
+		return NULL;
+	l->sd = kzalloc_obj(*l->sd, GFP_KERNEL);
+	l->p = kzalloc_obj(*l->p, GFP_KERNEL);
+	if (!l->sd || !l->p) {
+		rust_bench_llc_free(l);
+		return NULL;
+	}
+	raw_spin_lock_init(&l->rq.cpu_epoch_lock);
+	l->sd->llc_counts = l->counts;
+	l->sd->llc_max = ARRAY_SIZE(l->counts);
+	RCU_INIT_POINTER(l->rq.sd, l->sd);
+	task_thread_info(l->p)->cpu = raw_smp_processor_id();
+	l->p->preferred_llc = max(task_llc(l->p), 0);
+	l->rq.cpu_epoch_next = jiffies;
+	l->rq.cpu_runtime = 1 << 20;
+	l->t.runtime = 1 << 19;
+	return l;
+}
+#endif
+
 static noinline u64 rust_bench_batch(struct rust_bench *b, enum rust_bench_kind kind, bool rust)
 {
 	struct cfs_rq *cfs_rq = &b->rq.cfs;
@@ -163,10 +248,17 @@ static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char 
 	int r, side, batch = kind == BENCH_TG ? BENCH_TG_BATCH : BENCH_BATCH;
 	u64 med[2], lo[2], hi[2], ratio;
 	struct task_group *tg = NULL;
+	void *llc = NULL;
 
 	if (kind == BENCH_TG) {
 		tg = kzalloc_obj(*tg, GFP_KERNEL);
 		if (!tg)
+			return;
+	} else if (kind == BENCH_LLC || kind == BENCH_DECAY) {
+#ifdef CONFIG_SCHED_CACHE
+		llc = rust_bench_llc_prepare();
+#endif
+		if (!llc)
 			return;
 	} else if (!rust_bench_prepare(b, nr, kind)) {
 		seq_buf_printf(s, "%-14s could not prepare the state\n", name);
@@ -182,11 +274,20 @@ static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char 
 				continue;
 			}
 #endif
+#ifdef CONFIG_SCHED_CACHE
+			if (llc) {
+				b->ns[rust][r] = rust_bench_llc_batch(llc, kind, rust);
+				continue;
+			}
+#endif
 			b->ns[rust][r] = rust_bench_batch(b, kind, rust);
 		}
 		cond_resched();
 	}
 	kfree(tg);
+#ifdef CONFIG_SCHED_CACHE
+	rust_bench_llc_free(llc);
+#endif
 	for (side = 0; side < 2; side++)
 		rust_bench_stats(b->ns[side], batch, &med[side], &lo[side], &hi[side]);
 	ratio = div64_u64(med[1] * 1000, med[0] ?: 1);
@@ -232,6 +333,10 @@ static int rust_bench_run(void)
 	}
 	if (IS_ENABLED(CONFIG_FAIR_GROUP_SCHED))
 		rust_bench_case(b, &s, "tg_alloc_free", BENCH_TG, 0);
+	if (IS_ENABLED(CONFIG_SCHED_CACHE)) {
+		rust_bench_case(b, &s, "llc_enq_deq", BENCH_LLC, 0);
+		rust_bench_case(b, &s, "llc_occupancy", BENCH_DECAY, 0);
+	}
 	vfree(b);
 
 	kfree(rust_bench_out);

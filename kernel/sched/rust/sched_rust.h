@@ -16,9 +16,12 @@
 
 struct cfs_rq;
 struct dentry;
+struct rq;
+struct sched_cache_time;
 struct sched_entity;
 struct sched_statistics;
 struct task_group;
+struct task_struct;
 
 /**
  * rust_sched_vruntime_eligible() - Rust twin of vruntime_eligible()
@@ -55,6 +58,19 @@ struct cfs_rq *rust_sched_tg_cfs_rq(struct task_group *tg, int cpu);
 struct sched_entity *rust_sched_tg_se(struct task_group *tg, int cpu);
 struct sched_entity *rust_sched_cfs_rq_se(struct cfs_rq *cfs_rq);
 struct sched_statistics *rust_sched_group_se_stats(struct sched_entity *se);
+/*
+ * Piece 3: the LLC occupancy accounting (CONFIG_SCHED_CACHE), with the
+ * contracts of their C twins; the caller holds the rq lock, or for
+ * rust_sched_update_mm_sched() rq->cpu_epoch_lock, which also returns the
+ * fraction_mm_sched() of the updated state. now is jiffies; period is
+ * llc_epoch_period (0 counts as 1).
+ */
+void rust_sched_account_llc_enqueue(struct rq *rq, struct task_struct *p);
+void rust_sched_account_llc_dequeue(struct rq *rq, struct task_struct *p);
+void rust_sched_pref_llc_running(struct rq *rq, struct task_struct *p, bool inc);
+unsigned long rust_sched_update_mm_sched(struct rq *rq, struct sched_cache_time *pcpu,
+					 unsigned long now, unsigned int period);
+
 /* C helpers of fair.c that the Rust side calls (static there). */
 void sched_init_cfs_rq_runtime(struct cfs_rq *cfs_rq);
 void sched_tg_init_cfs_bandwidth(struct task_group *tg, struct task_group *parent);
@@ -78,6 +94,7 @@ void sched_tg_init_cfs_bandwidth(struct task_group *tg, struct task_group *paren
 struct sched_rust_switch {
 	bool tg_state;		/* piece 1: the per-CPU cfs_tg_state */
 	bool pick;		/* piece 2: the EEVDF pick */
+	bool llc;		/* piece 3: the LLC occupancy accounting */
 	bool pick_debug;	/* route statistics or the shadow check are on */
 };
 

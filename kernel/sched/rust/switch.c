@@ -37,6 +37,7 @@
 struct sched_rust_switch sched_rust_switch __read_mostly = {
 	.tg_state	= true,
 	.pick		= true,
+	.llc		= true,
 	/* The shadow check is on from the first pick when built in. */
 	.pick_debug	= IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW),
 };
@@ -58,6 +59,9 @@ static const struct rust_sched_piece rust_sched_pieces[] = {
 	{ "tg_state", &sched_rust_switch.tg_state },
 #endif
 	{ "pick", &sched_rust_switch.pick },
+#ifdef CONFIG_SCHED_CACHE
+	{ "llc", &sched_rust_switch.llc },
+#endif
 };
 
 static void rust_sched_piece_set(const struct rust_sched_piece *piece, bool rust)

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! LLC occupancy accounting of cache-aware scheduling: `account_llc_enqueue()`,
+//! `account_llc_dequeue()`, `pref_llc_running_inc()`/`_dec()`, `__update_mm_sched()` and
+//! `fraction_mm_sched()` of `kernel/sched/fair.c`.
+//!
+//! The locks stay in C: the runqueue lock for the counters, `rq->cpu_epoch_lock` for the
+//! decayed runtimes. C takes them and calls in; the abstractions the entry points build
+//! ([`RqLlc`], [`TaskLlc`], [`RqEpoch`], [`CacheTime`]) stand for that lock being held.
+//!
+//! Counters that C decrements blindly are decremented here only if that cannot take them below
+//! zero: an unpaired dequeue is reported once and leaves the counter at zero instead of wrapping
+//! it. On every paired sequence the results are the C ones.
+
+use kernel::prelude::*;
+use kernel::sched::{
+    ffi,
+    llc::{
+        CacheTime,
+        RqEpoch,
+        RqLlc,
+        TaskLlc, //
+    },
+};
+use kernel::sync::atomic::{
+    ordering::Relaxed,
+    Atomic, //
+};
+
+/// `NICE_0_LOAD` on 64-bit.
+const NICE_0_LOAD: u64 = 1 << 20;
+
+/// Set once an unpaired decrement was caught, so that it is reported once.
+static UNPAIRED_REPORTED: Atomic<i32> = Atomic::new(0);
+
+/// Returns `v - 1`, or reports the unpaired decrement and returns 0 if `v` is 0.
+#[inline]
+fn dec_or_report(v: u32, what: &str) -> u32 {
+    match v.checked_sub(1) {
+        Some(v) => v,
+        None => {
+            // ORDERING: A statistic-like once flag; nothing is published through it.
+            if UNPAIRED_REPORTED.xchg(1, Relaxed) == 0 {
+                pr_warn!("unpaired LLC accounting: {} would go below 0\n", what);
+            }
+            0
+        }
+    }
+}
+
+/// Whether `p` counts in `nr_pref_llc_running`: queued on its preferred LLC and not delayed.
+///
+/// Equivalent to `task_pref_llc_runnable()`.
+#[inline]
+fn task_pref_llc_runnable(p: &TaskLlc<'_>) -> bool {
+    p.pref_llc_queued() && !p.sched_delayed()
+}
+
+/// Equivalent to `pref_llc_running_inc()`.
+#[inline]
+pub(crate) fn pref_llc_running_inc(rq: &mut RqLlc<'_>, p: &TaskLlc<'_>) {
+    if task_pref_llc_runnable(p) {
+        rq.set_nr_pref_llc_running(rq.nr_pref_llc_running().wrapping_add(1));
+    }
+}
+
+/// Equivalent to `pref_llc_running_dec()`, never going below zero.
+#[inline]
+pub(crate) fn pref_llc_running_dec(rq: &mut RqLlc<'_>, p: &TaskLlc<'_>) {
+    if task_pref_llc_runnable(p) {
+        rq.set_nr_pref_llc_running(dec_or_report(
+            rq.nr_pref_llc_running(),
+            "nr_pref_llc_running",
+        ));
+    }
+}
+
+/// Accounts a task being queued on `rq`.
+///
+/// Equivalent to `account_llc_enqueue()`.
+pub(crate) fn account_llc_enqueue(rq: &mut RqLlc<'_>, p: &mut TaskLlc<'_>) {
+    let pref = p.preferred_llc();
+    let Ok(pref_llc) = u32::try_from(pref) else {
+        return;
+    };
+
+    rq.set_nr_llc_running(rq.nr_llc_running().wrapping_add(1));
+    // Remembered: `task_llc()` may change under hotplug before the dequeue.
+    p.set_pref_llc_queued(pref == p.task_llc());
+    // Skipped while delayed; `clear_delayed()` adds it back on wake-up.
+    pref_llc_running_inc(rq, p);
+    if let Some(n) = rq.llc_count(pref_llc) {
+        rq.set_llc_count(pref_llc, n.wrapping_add(1));
+    }
+}
+
+/// Accounts a task leaving `rq`.
+///
+/// Equivalent to `account_llc_dequeue()`.
+pub(crate) fn account_llc_dequeue(rq: &mut RqLlc<'_>, p: &mut TaskLlc<'_>) {
+    let Ok(pref_llc) = u32::try_from(p.preferred_llc()) else {
+        return;
+    };
+
+    rq.set_nr_llc_running(dec_or_report(rq.nr_llc_running(), "nr_llc_running"));
+    if p.pref_llc_queued() {
+        // Skipped if still delayed (`set_delayed()` already took it out); clearing the flag
+        // keeps `clear_delayed()` from adding it back.
+        pref_llc_running_dec(rq, p);
+        p.set_pref_llc_queued(false);
+    }
+    // A domain rebuild reallocates the counts zeroed, so they can be short: saturate, as C.
+    if let Some(n) = rq.llc_count(pref_llc) {
+        rq.set_llc_count(pref_llc, n.saturating_sub(1));
+    }
+}
+
+/// Returns `v >> n`, or 0 for `n >= 64`.
+///
+/// Equivalent to `__shr_u64()`.
+#[inline]
+pub(crate) fn shr_u64(v: u64, n: u32) -> u64 {
+    v.checked_shr(n).unwrap_or(0)
+}
+
+/// The decay state: `(cpu_epoch, cpu_epoch_next, cpu_runtime)` of the runqueue and
+/// `(runtime, epoch)` of the process on this CPU.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Decay {
+    /// `rq->cpu_epoch`.
+    pub(crate) epoch: u64,
+    /// `rq->cpu_epoch_next`, in jiffies.
+    pub(crate) epoch_next: u64,
+    /// `rq->cpu_runtime`.
+    pub(crate) cpu_runtime: u64,
+    /// `pcpu_sched->runtime`.
+    pub(crate) runtime: u64,
+    /// `pcpu_sched->epoch`.
+    pub(crate) pcpu_epoch: u64,
+}
+
+/// Advances the epoch clock to `now` (jiffies) and halves both runtimes once per elapsed epoch
+/// of `period` jiffies (0 counts as 1).
+///
+/// Equivalent to `__update_mm_sched()`, with `jiffies` and `llc_epoch_period` passed in.
+pub(crate) fn update_mm_sched(d: &mut Decay, now: u64, period: u32) {
+    let period = core::cmp::max(period, 1);
+    // C: `long delta = now - rq->cpu_epoch_next`.
+    let delta = now.wrapping_sub(d.epoch_next) as i64;
+
+    if delta > 0 {
+        // C: `(delta + period - 1) / period` in `long` arithmetic (wrapping, then signed
+        // division by a positive divisor, so no overflow).
+        let n = (delta.wrapping_add(i64::from(period - 1)) / i64::from(period)) as u64;
+        d.epoch = d.epoch.wrapping_add(n);
+        d.epoch_next = d.epoch_next.wrapping_add(n.wrapping_mul(u64::from(period)));
+        // C passes the `unsigned long` count as `unsigned int`: the truncation is deliberate.
+        d.cpu_runtime = shr_u64(d.cpu_runtime, n as u32);
+    }
+
+    let n = d.epoch.wrapping_sub(d.pcpu_epoch);
+    if n != 0 {
+        d.pcpu_epoch = d.pcpu_epoch.wrapping_add(n);
+        d.runtime = shr_u64(d.runtime, n as u32);
+    }
+}
+
+/// Returns the process's share of this CPU's decayed runtime, in `NICE_0_LOAD` units.
+///
+/// Equivalent to the division of `fraction_mm_sched()`.
+#[inline]
+pub(crate) fn fraction(d: &Decay) -> u64 {
+    // C divides by `cpu_runtime + 1`, which only a wrapped `cpu_runtime` makes 0 (C would trap).
+    NICE_0_LOAD
+        .wrapping_mul(d.runtime)
+        .checked_div(d.cpu_runtime.wrapping_add(1))
+        .unwrap_or(0)
+}
+
+fn decay_load(rq: &RqEpoch<'_>, t: &CacheTime<'_>) -> Decay {
+    let (epoch, epoch_next, cpu_runtime) = rq.get();
+    let (runtime, pcpu_epoch) = t.get();
+    Decay {
+        epoch,
+        epoch_next,
+        cpu_runtime,
+        runtime,
+        pcpu_epoch,
+    }
+}
+
+fn decay_store(rq: &mut RqEpoch<'_>, t: &mut CacheTime<'_>, d: &Decay) {
+    rq.set(d.epoch, d.epoch_next, d.cpu_runtime);
+    t.set(d.runtime, d.pcpu_epoch);
+}
+
+/// C entry point of [`account_llc_enqueue`].
+///
+/// # Safety
+///
+/// `rq` and `p` must be valid, and the lock of `rq`, on which `p` is being queued, held with
+/// interrupts disabled.
+#[export]
+pub unsafe extern "C" fn rust_sched_account_llc_enqueue(
+    rq: *mut ffi::rq,
+    p: *mut ffi::task_struct,
+) {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    let mut rq = unsafe { RqLlc::from_raw(rq) };
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    let mut p = unsafe { TaskLlc::from_raw(p) };
+    account_llc_enqueue(&mut rq, &mut p);
+}
+
+/// C entry point of [`account_llc_dequeue`].
+///
+/// # Safety
+///
+/// As for [`rust_sched_account_llc_enqueue`], `p` being dequeued from `rq`.
+#[export]
+pub unsafe extern "C" fn rust_sched_account_llc_dequeue(
+    rq: *mut ffi::rq,
+    p: *mut ffi::task_struct,
+) {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    let mut rq = unsafe { RqLlc::from_raw(rq) };
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    let mut p = unsafe { TaskLlc::from_raw(p) };
+    account_llc_dequeue(&mut rq, &mut p);
+}
+
+/// C entry point of [`pref_llc_running_inc`] (`inc`) and [`pref_llc_running_dec`] (`!inc`).
+///
+/// # Safety
+///
+/// As for [`rust_sched_account_llc_enqueue`], `p` being queued on `rq`.
+#[export]
+pub unsafe extern "C" fn rust_sched_pref_llc_running(
+    rq: *mut ffi::rq,
+    p: *mut ffi::task_struct,
+    inc: bool,
+) {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    let mut rq = unsafe { RqLlc::from_raw(rq) };
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    let p = unsafe { TaskLlc::from_raw(p) };
+    if inc {
+        pref_llc_running_inc(&mut rq, &p);
+    } else {
+        pref_llc_running_dec(&mut rq, &p);
+    }
+}
+
+/// C entry point of [`update_mm_sched`]; returns [`fraction`] of the result.
+///
+/// # Safety
+///
+/// `rq` and `pcpu` (the process's runtime on `rq`'s CPU) must be valid, and
+/// `rq->cpu_epoch_lock` held.
+#[export]
+pub unsafe extern "C" fn rust_sched_update_mm_sched(
+    rq: *mut ffi::rq,
+    pcpu: *mut ffi::sched_cache_time,
+    now: c_ulong,
+    period: c_uint,
+) -> c_ulong {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    let mut rq = unsafe { RqEpoch::from_raw(rq) };
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    let mut t = unsafe { CacheTime::from_raw(pcpu) };
+
+    let mut d = decay_load(&rq, &t);
+    update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period);
+    decay_store(&mut rq, &mut t, &d);
+    kernel::num::casts::arch::u64_as_usize(fraction(&d))
+}
+
+#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
+#[kernel::macros::kunit_tests(rust_sched_llc)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shr_saturates() {
+        assert_eq!(shr_u64(u64::MAX, 0), u64::MAX);
+        assert_eq!(shr_u64(8, 3), 1);
+        assert_eq!(shr_u64(u64::MAX, 63), 1);
+        assert_eq!(shr_u64(u64::MAX, 64), 0);
+        assert_eq!(shr_u64(u64::MAX, u32::MAX), 0);
+    }
+
+    #[test]
+    fn decay_halves_per_epoch() {
+        let mut d = Decay {
+            epoch: 0,
+            epoch_next: 100,
+            cpu_runtime: 1 << 20,
+            runtime: 1 << 10,
+            pcpu_epoch: 0,
+        };
+        // Not yet at the epoch boundary: nothing changes.
+        update_mm_sched(&mut d, 100, 10);
+        assert_eq!((d.epoch, d.cpu_runtime, d.runtime), (0, 1 << 20, 1 << 10));
+        // 25 jiffies past it with a period of 10: three epochs (rounded up).
+        update_mm_sched(&mut d, 125, 10);
+        assert_eq!((d.epoch, d.epoch_next), (3, 130));
+        assert_eq!(
+            (d.cpu_runtime, d.runtime, d.pcpu_epoch),
+            (1 << 17, 1 << 7, 3)
+        );
+        // A period of 0 counts as 1.
+        update_mm_sched(&mut d, 131, 0);
+        assert_eq!((d.epoch, d.epoch_next), (4, 131));
+    }
+
+    #[test]
+    fn decay_truncates_epoch_count_like_c() {
+        // 2^32 + 1 epochs elapse: C passes the count as `unsigned int`, i.e. 1.
+        let mut d = Decay {
+            epoch: 0,
+            epoch_next: 0,
+            cpu_runtime: 1 << 40,
+            runtime: 0,
+            pcpu_epoch: 0,
+        };
+        update_mm_sched(&mut d, (1 << 32) + 1, 1);
+        assert_eq!(d.epoch, (1 << 32) + 1);
+        assert_eq!(d.cpu_runtime, 1 << 39);
+    }
+
+    #[test]
+    fn fraction_is_share_of_cpu_runtime() {
+        let mut d = Decay {
+            epoch: 0,
+            epoch_next: 0,
+            cpu_runtime: 999,
+            runtime: 500,
+            pcpu_epoch: 0,
+        };
+        assert_eq!(fraction(&d), NICE_0_LOAD / 2);
+        d.cpu_runtime = u64::MAX;
+        assert_eq!(fraction(&d), 0);
+    }
+}
