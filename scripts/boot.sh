@@ -76,6 +76,29 @@ sed -n 's/^RSC: stat /             /p' "$con"
 sed -n 's/^RSC: churn /             churn /p' "$con"
 pc=$(sed -n 's/^RSC: percpu_kb //p' "$con")
 [ -n "$pc" ] && echo "             Percpu (kB): $pc"
+sed -n 's/^RSC: llc \(rust\|c\) /             LLC aggregation on \1: /p' "$con"
+llc_after=$(sed -n 's/^RSC: llc_counters_after //p' "$con")
+[ -n "$llc_after" ] && echo "             LLC counters after the workloads (sum over CPUs): $llc_after"
+if [ -n "$llc_after" ] && [ "$llc_after" != 0 ]; then
+	problems+=("LLC counters did not return to 0: $(sed -n 's/^RSC: llc_cpu //p' "$con" | tr '\n' ';')")
+fi
+# test_cpu on each side: "ok/not ok N name" per implementation.
+if grep -q '^RSC: cgsel ' "$con"; then
+	cgsel=$(sed -n 's/^RSC: cgsel //p' "$con" | awk '
+		{ impl = $1; name = $NF; pass[impl, name] += ($2 == "ok"); runs[impl, name]++; names[name] = 1 }
+		END {
+			for (n in names) {
+				pr = pass["rust", n]; rr = runs["rust", n]; pc = pass["c", n]; rc = runs["c", n]
+				printf "%s rust=%d/%d c=%d/%d%s\n", n, pr, rr, pc, rc,
+					(rr && !pr && rc && pc == rc) ? " RUST-ONLY" : ""
+			}
+		}' | sort)
+	echo "             test_cpu (kernel selftest):"
+	printf '%s\n' "$cgsel" | sed 's/^/               /'
+	if printf '%s\n' "$cgsel" | grep -q 'RUST-ONLY'; then
+		problems+=("test_cpu cases failing on Rust only: $(printf '%s\n' "$cgsel" | grep RUST-ONLY | cut -d' ' -f1 | tr '\n' ' ')")
+	fi
+fi
 sed -n 's/^RSC: run /             /p' "$con"
 # Route shares of the picks, per implementation (the state decides the route).
 sed -n 's/^RSC: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '

@@ -11,6 +11,11 @@
  *   schedbench wake <tasks> <seconds>     many processes sleep for random
  *                                         short times and wake; prints
  *                                         wakeups/s
+ *   schedbench threads <threads> <seconds>
+ *                                         one process whose threads keep
+ *                                         walking a shared buffer (a process
+ *                                         cache-aware scheduling aggregates);
+ *                                         prints passes/s
  *   schedbench cgtree <dir> <width> <depth>
  *                                         create a cgroup v2 tree of
  *                                         width + ... + width^depth groups
@@ -22,6 +27,7 @@
  * The last line of each mode is "<mode> <rate>" with an integer rate.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +191,43 @@ static int wake_storm(int tasks, double seconds)
 	return 0;
 }
 
+static volatile int threads_stop;
+static char *shared_buf;
+#define SHARED_SIZE (1 << 20)
+
+static void *thread_walk(void *arg)
+{
+	long passes = 0;
+
+	while (!threads_stop) {
+		for (int i = 0; i < SHARED_SIZE; i += 64)
+			shared_buf[i]++;
+		passes++;
+	}
+	return (void *)passes;
+}
+
+static int threads(int n, double seconds)
+{
+	pthread_t *tids = calloc(n, sizeof(*tids));
+	long total = 0;
+
+	shared_buf = calloc(1, SHARED_SIZE);
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&tids[i], NULL, thread_walk, NULL))
+			die("pthread_create");
+	usleep((useconds_t)(seconds * 1e6));
+	threads_stop = 1;
+	for (int i = 0; i < n; i++) {
+		void *r;
+
+		pthread_join(tids[i], &r);
+		total += (long)r;
+	}
+	printf("threads %ld\n", (long)(total / seconds));
+	return 0;
+}
+
 static void write_file(const char *dir, const char *file, const char *val)
 {
 	char path[4096];
@@ -285,6 +328,8 @@ int main(int argc, char **argv)
 		return hackbench(atoi(argv[2]), atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "wake"))
 		return wake_storm(atoi(argv[2]), atof(argv[3]));
+	if (argc >= 4 && !strcmp(argv[1], "threads"))
+		return threads(atoi(argv[2]), atof(argv[3]));
 	if (argc >= 5 && !strcmp(argv[1], "cgtree"))
 		return cgtree(argv[2], atoi(argv[3]), atoi(argv[4]));
 	fprintf(stderr, "usage: schedbench pipe <s> | hackbench <groups> <loops> | wake <tasks> <s>"

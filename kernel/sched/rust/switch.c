@@ -20,6 +20,8 @@
  *                            implementation on every pick and eligibility
  *                            test and counts divergences; reading prints
  *                            "<on> <checks> <divergences>"
+ *   rust_cfs/llc_state       (CONFIG_SCHED_CACHE) the LLC counters of every
+ *                            CPU, and every task that has a preferred LLC
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -32,7 +34,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "sched_rust.h"
+#include "../sched.h"
 
 struct sched_rust_switch sched_rust_switch __read_mostly = {
 	.tg_state	= true,
@@ -264,6 +266,33 @@ static const struct file_operations rust_sched_shadow_fops = {
 	.release	= single_release,
 };
 
+#ifdef CONFIG_SCHED_CACHE
+static int rust_sched_llc_show(struct seq_file *m, void *v)
+{
+	struct task_struct *g, *p;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		seq_printf(m, "cpu %d llc %d nr_llc_running %u nr_pref_llc_running %u\n", cpu,
+			   per_cpu(sd_llc_id, cpu), READ_ONCE(rq->nr_llc_running),
+			   READ_ONCE(rq->nr_pref_llc_running));
+	}
+	guard(rcu)();
+	for_each_process_thread(g, p) {
+		int pref = READ_ONCE(p->preferred_llc);
+
+		if (pref >= 0)
+			seq_printf(m, "task %d tgid %d cpu %d llc %d preferred_llc %d\n",
+				   task_pid_nr(p), task_tgid_nr(p), task_cpu(p),
+				   per_cpu(sd_llc_id, task_cpu(p)), pref);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rust_sched_llc);
+#endif
+
 void __init rust_sched_init_debugfs(struct dentry *parent)
 {
 	struct dentry *dir = debugfs_create_dir("rust_cfs", parent);
@@ -283,4 +312,7 @@ void __init rust_sched_init_debugfs(struct dentry *parent)
 		debugfs_create_file("shadow", 0644, dir, NULL, &rust_sched_shadow_fops);
 	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_BENCH))
 		rust_sched_bench_init_debugfs(dir);
+#ifdef CONFIG_SCHED_CACHE
+	debugfs_create_file("llc_state", 0444, dir, NULL, &rust_sched_llc_fops);
+#endif
 }
