@@ -6,6 +6,9 @@
 # kernel/sched/rust/fair_bench.c), then scheduler workloads with the runtime
 # switch alternating between C and Rust, and prints both as tables.
 # BENCH_ROUNDS sets the number of workload rounds per implementation.
+# A second boot runs the microbenchmarks under a QEMU TCG plugin
+# (tests/bench/icount.c) that counts the instructions of every timed batch:
+# deterministic, where TCG wall time is not. ICOUNT=0 skips it.
 
 . "$(dirname "$0")/common.sh"
 
@@ -38,3 +41,64 @@ sed -n 's/^RSC: wbench //p' "$con" | awk '
 		}
 	}'
 echo "(console: $con)"
+
+[ "${ICOUNT:-1}" = 0 ] && exit 0
+
+# The plugin API header comes from Debian's qemu source package (bookworm),
+# fetched through a private apt configuration like the kernel source.
+plugin=$CACHE/qemu-plugin/libicount.so
+if [ ! -f "$plugin" ]; then
+	q=$CACHE/qemu-plugin
+	mkdir -p "$q/lists/partial"
+	printf 'deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main\n' \
+		> "$q/sources.list"
+	o=(-o Dir::Etc::SourceList="$q/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$q/lists" -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+	log "fetching Debian's qemu source for the TCG plugin API header"
+	apt-get "${o[@]}" update -qq
+	(cd "$q" && apt-get "${o[@]}" source --download-only -qq qemu)
+	tar -C "$q" -xJf "$q"/qemu_*.orig.tar.xz --wildcards '*/include/qemu/qemu-plugin.h'
+	gcc -shared -fPIC -O2 -Wall -I"$(dirname "$(ls "$q"/qemu-*/include/qemu/qemu-plugin.h)")" \
+		-o "$plugin" "$TOP/tests/bench/icount.c"
+fi
+map=$CACHE/build-main/System.map
+begin=$(awk '$3 == "rust_bench_mark_begin" { print "0x" $1 }' "$map")
+end=$(awk '$3 == "rust_bench_mark_end" { print "0x" $1 }' "$map")
+[ -n "$begin" ] && [ -n "$end" ] || die "no benchmark markers in $map"
+ilog=$CACHE/boot-main/icount.log
+rm -f "$ilog"
+QEMU_EXTRA="-plugin $plugin,begin=$begin,end=$end -d plugin -D $ilog" \
+	"$TOP/scripts/boot.sh" main rsc.mode=icount >/dev/null || true
+grep -q '^RSC: DONE' "$con" || die "the instruction-counting boot did not finish; console: $con"
+echo
+echo "Instructions per call (QEMU TCG plugin, whole batch incl. loop, median of rounds):"
+# Batches run case by case (table order, but for tg_alloc_free, which sleeps
+# and has no markers), 2 per round, the side alternating: rust = side ^ (round & 1).
+sed -n 's/^RSC: bench //p' "$con" | awk 'NR > 2 && $1 != "tg_alloc_free" && $2 != "could" { print $1 }' \
+	> "$CACHE/boot-main/icount.cases"
+rounds=$(sed -n 's/^RSC: bench # \([0-9]*\) rounds x \([0-9]*\) calls.*/\1/p' "$con")
+batch=$(sed -n 's/^RSC: bench # \([0-9]*\) rounds x \([0-9]*\) calls.*/\2/p' "$con")
+awk -v rounds="$rounds" -v batch="$batch" '
+	FNR == NR { cases[n++] = $1; next }
+	$1 == "icount" { d[k++] = $2 }
+	END {
+		printf "%-14s %10s %10s %8s\n", "case", "C", "Rust", "Rust/C"
+		for (c = 0; c < n; c++) {
+			nc = nr = 0
+			for (r = 0; r < rounds; r++)
+				for (s = 0; s < 2; s++) {
+					i = c * rounds * 2 + r * 2 + s
+					if (i >= k) continue
+					rust = (s + r) % 2
+					if (rust) vr[nr++] = d[i]; else vc[nc++] = d[i]
+				}
+			if (!nc || !nr) continue
+			asort_(vc, nc); asort_(vr, nr)
+			mc = vc[int(nc / 2)] / batch; mr = vr[int(nr / 2)] / batch
+			printf "%-14s %10.1f %10.1f %8.3f\n", cases[c], mc, mr, mc ? mr / mc : 0
+		}
+	}
+	function asort_(a, m,   i, j, t) {
+		for (i = 0; i < m; i++) for (j = i + 1; j < m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	}' "$CACHE/boot-main/icount.cases" "$ilog"
+echo "(plugin log: $ilog)"

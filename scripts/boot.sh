@@ -5,7 +5,8 @@
 # initramfs workload (tests/boot/init), check the console and print a report.
 #   scripts/boot.sh <flavour> [extra kernel parameters...]
 # Environment: ACCEL=tcg|kvm (default tcg: KVM guests hang or crash on the
-# project's machines), BOOT_TIMEOUT (seconds, default 900), SMP.
+# project's machines), BOOT_TIMEOUT (seconds, default 900), SMP, QEMU_EXTRA
+# (more QEMU arguments, e.g. a TCG plugin).
 # Fails on a timeout, a kernel that did not reach the end of the workload,
 # any WARNING/BUG/Oops/lockdep/UBSAN/KASAN report, or a KUnit failure.
 
@@ -31,7 +32,7 @@ start=$(date +%s)
 rc=0
 timeout --foreground -k 10 "$BOOT_TIMEOUT" \
 	qemu-system-x86_64 -accel "$ACCEL" -smp "$SMP" -m 2G -nographic -no-reboot \
-	-kernel "$bz" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" \
+	-kernel "$bz" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" ${QEMU_EXTRA:-} \
 	< /dev/null > "$con" 2>&1 || rc=$?
 wall=$(( $(date +%s) - start ))
 tr -d '\r' < "$con" > "$con.tmp" && mv "$con.tmp" "$con"

@@ -78,6 +78,7 @@ pub(crate) fn pref_llc_running_dec(rq: &mut RqLlc<'_>, p: &TaskLlc<'_>) {
 /// Accounts a task being queued on `rq`.
 ///
 /// Equivalent to `account_llc_enqueue()`.
+#[inline]
 pub(crate) fn account_llc_enqueue(rq: &mut RqLlc<'_>, p: &mut TaskLlc<'_>) {
     let pref = p.preferred_llc();
     let Ok(pref_llc) = u32::try_from(pref) else {
@@ -89,14 +90,13 @@ pub(crate) fn account_llc_enqueue(rq: &mut RqLlc<'_>, p: &mut TaskLlc<'_>) {
     p.set_pref_llc_queued(pref == p.task_llc());
     // Skipped while delayed; `clear_delayed()` adds it back on wake-up.
     pref_llc_running_inc(rq, p);
-    if let Some(n) = rq.llc_count(pref_llc) {
-        rq.set_llc_count(pref_llc, n.wrapping_add(1));
-    }
+    rq.update_llc_count(pref_llc, |n| n.wrapping_add(1));
 }
 
 /// Accounts a task leaving `rq`.
 ///
 /// Equivalent to `account_llc_dequeue()`.
+#[inline]
 pub(crate) fn account_llc_dequeue(rq: &mut RqLlc<'_>, p: &mut TaskLlc<'_>) {
     let Ok(pref_llc) = u32::try_from(p.preferred_llc()) else {
         return;
@@ -110,9 +110,7 @@ pub(crate) fn account_llc_dequeue(rq: &mut RqLlc<'_>, p: &mut TaskLlc<'_>) {
         p.set_pref_llc_queued(false);
     }
     // A domain rebuild reallocates the counts zeroed, so they can be short: saturate, as C.
-    if let Some(n) = rq.llc_count(pref_llc) {
-        rq.set_llc_count(pref_llc, n.saturating_sub(1));
-    }
+    rq.update_llc_count(pref_llc, |n| n.saturating_sub(1));
 }
 
 /// Returns `v >> n`, or 0 for `n >= 64`.
@@ -143,8 +141,12 @@ pub(crate) struct Decay {
 /// of `period` jiffies (0 counts as 1).
 ///
 /// Equivalent to `__update_mm_sched()`, with `jiffies` and `llc_epoch_period` passed in.
-pub(crate) fn update_mm_sched(d: &mut Decay, now: u64, period: u32) {
+///
+/// Returns whether the state changed.
+#[inline]
+pub(crate) fn update_mm_sched(d: &mut Decay, now: u64, period: u32) -> bool {
     let period = core::cmp::max(period, 1);
+    let mut changed = false;
     // C: `long delta = now - rq->cpu_epoch_next`.
     let delta = now.wrapping_sub(d.epoch_next) as i64;
 
@@ -156,13 +158,16 @@ pub(crate) fn update_mm_sched(d: &mut Decay, now: u64, period: u32) {
         d.epoch_next = d.epoch_next.wrapping_add(n.wrapping_mul(u64::from(period)));
         // C passes the `unsigned long` count as `unsigned int`: the truncation is deliberate.
         d.cpu_runtime = shr_u64(d.cpu_runtime, n as u32);
+        changed = true;
     }
 
     let n = d.epoch.wrapping_sub(d.pcpu_epoch);
     if n != 0 {
         d.pcpu_epoch = d.pcpu_epoch.wrapping_add(n);
         d.runtime = shr_u64(d.runtime, n as u32);
+        changed = true;
     }
+    changed
 }
 
 /// Returns the process's share of this CPU's decayed runtime, in `NICE_0_LOAD` units.
@@ -177,6 +182,7 @@ pub(crate) fn fraction(d: &Decay) -> u64 {
         .unwrap_or(0)
 }
 
+#[inline]
 fn decay_load(rq: &RqEpoch<'_>, t: &CacheTime<'_>) -> Decay {
     let (epoch, epoch_next, cpu_runtime) = rq.get();
     let (runtime, pcpu_epoch) = t.get();
@@ -189,6 +195,7 @@ fn decay_load(rq: &RqEpoch<'_>, t: &CacheTime<'_>) -> Decay {
     }
 }
 
+#[inline]
 fn decay_store(rq: &mut RqEpoch<'_>, t: &mut CacheTime<'_>, d: &Decay) {
     rq.set(d.epoch, d.epoch_next, d.cpu_runtime);
     t.set(d.runtime, d.pcpu_epoch);
@@ -270,8 +277,10 @@ pub unsafe extern "C" fn rust_sched_update_mm_sched(
     let mut t = unsafe { CacheTime::from_raw(pcpu) };
 
     let mut d = decay_load(&rq, &t);
-    update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period);
-    decay_store(&mut rq, &mut t, &d);
+    // Most samples fall within an epoch: nothing to write back then.
+    if update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period) {
+        decay_store(&mut rq, &mut t, &d);
+    }
     kernel::num::casts::arch::u64_as_usize(fraction(&d))
 }
 
@@ -299,17 +308,17 @@ mod tests {
             pcpu_epoch: 0,
         };
         // Not yet at the epoch boundary: nothing changes.
-        update_mm_sched(&mut d, 100, 10);
+        assert!(!update_mm_sched(&mut d, 100, 10));
         assert_eq!((d.epoch, d.cpu_runtime, d.runtime), (0, 1 << 20, 1 << 10));
         // 25 jiffies past it with a period of 10: three epochs (rounded up).
-        update_mm_sched(&mut d, 125, 10);
+        assert!(update_mm_sched(&mut d, 125, 10));
         assert_eq!((d.epoch, d.epoch_next), (3, 130));
         assert_eq!(
             (d.cpu_runtime, d.runtime, d.pcpu_epoch),
             (1 << 17, 1 << 7, 3)
         );
         // A period of 0 counts as 1.
-        update_mm_sched(&mut d, 131, 0);
+        assert!(update_mm_sched(&mut d, 131, 0));
         assert_eq!((d.epoch, d.epoch_next), (4, 131));
     }
 
@@ -323,7 +332,7 @@ mod tests {
             runtime: 0,
             pcpu_epoch: 0,
         };
-        update_mm_sched(&mut d, (1 << 32) + 1, 1);
+        assert!(update_mm_sched(&mut d, (1 << 32) + 1, 1));
         assert_eq!(d.epoch, (1 << 32) + 1);
         assert_eq!(d.cpu_runtime, 1 << 39);
     }

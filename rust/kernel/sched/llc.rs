@@ -94,12 +94,13 @@ impl<'a> RqLlc<'a> {
         self.llc_count_ptr(llc).map(|p| unsafe { *p })
     }
 
-    /// Sets `llc_counts[llc]` of the bottom sched domain; does nothing if it does not exist.
+    /// Replaces `llc_counts[llc]` of the bottom sched domain by `f` of it; does nothing if there
+    /// is no domain or `llc` is out of its range.
     #[inline]
-    pub fn set_llc_count(&mut self, llc: u32, v: u32) {
+    pub fn update_llc_count(&mut self, llc: u32, f: impl FnOnce(u32) -> u32) {
         if let Some(p) = self.llc_count_ptr(llc) {
             // SAFETY: The element is valid, and only this rq's lock holder writes it.
-            unsafe { *p = v };
+            unsafe { *p = f(*p) };
         }
     }
 }
