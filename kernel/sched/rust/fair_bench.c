@@ -52,6 +52,7 @@ static noinline __used void rust_bench_mark_end(void)
 {
 	WRITE_ONCE(rust_bench_marker, 2);
 }
+
 static char *rust_bench_out;
 
 enum rust_bench_kind {
