@@ -20,6 +20,10 @@ pub mod group;
 pub mod llc;
 pub mod percpu;
 
+/// `NICE_0_LOAD`: the weight of a nice-0 task in `scale_load()` units (64-bit, which
+/// `CONFIG_SCHED_RUST_CFS` requires).
+pub const NICE_0_LOAD: u64 = 1 << 20;
+
 pub use cfs_rq::CfsRqView;
 pub use entity::SchedEntity;
 

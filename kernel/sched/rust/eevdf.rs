@@ -260,8 +260,7 @@ pub unsafe extern "C" fn rust_sched_pick_eevdf(
 mod tests {
     use super::*;
 
-    /// `NICE_0_LOAD` on 64-bit.
-    const NICE_0: u64 = 1 << 20;
+    use kernel::sched::NICE_0_LOAD as NICE_0;
 
     #[test]
     fn vruntime_sub_wraps() {

@@ -21,14 +21,12 @@ use kernel::sched::{
         RqLlc,
         TaskLlc, //
     },
+    NICE_0_LOAD, //
 };
 use kernel::sync::atomic::{
     ordering::Relaxed,
     Atomic, //
 };
-
-/// `NICE_0_LOAD` on 64-bit.
-const NICE_0_LOAD: u64 = 1 << 20;
 
 /// Set once an unpaired decrement was caught, so that it is reported once.
 static UNPAIRED_REPORTED: Atomic<i32> = Atomic::new(0);

@@ -21,13 +21,13 @@ use kernel::sched::{
         GroupEntityInit,
         NewTaskGroup,
         ParentEntity,
-        TaskGroup,
-        NICE_0_LOAD, //
+        TaskGroup, //
     },
     percpu::{
         possible_cpus,
         PerCpu, //
     },
+    NICE_0_LOAD, //
 };
 
 /// Links a group's `cfs_rq` and entity on `cpu` into the hierarchy, below `parent`.

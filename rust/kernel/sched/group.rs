@@ -18,9 +18,6 @@ use crate::{
 };
 use core::marker::PhantomData;
 
-/// `NICE_0_LOAD` on 64-bit: the weight of a nice-0 task, in `scale_load()` units.
-pub const NICE_0_LOAD: u64 = 1 << 20;
-
 // `tg->cfs_rq` doubles as the pointer to the whole state: `cfs_rq` must stay first.
 crate::static_assert!(core::mem::offset_of!(bindings::cfs_tg_state, cfs_rq) == 0);
 
