@@ -10,12 +10,13 @@
 #   make kunit    run the suites through tools/testing/kunit/kunit.py
 #   make patches  export an upstream-style patch series (git format-patch)
 #   make lint     rustfmtcheck, a CLIPPY=1 build, checkpatch on patches/
+#   make check-off  CONFIG_SCHED_RUST_CFS=n: fair.o equals the pristine one
 #   make clean    remove the build directories (keeps the kernel source)
 
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all main test bench kunit patches setup fetch overlay lint clean
+.PHONY: all main test bench kunit patches setup fetch overlay lint check-off clean
 
 all: main
 
@@ -45,6 +46,9 @@ patches:
 
 lint:
 	@$(S)/lint.sh
+
+check-off:
+	@$(S)/check-off.sh
 
 clean:
 	@. $(S)/common.sh; rm -rf "$$CACHE"/build-* "$$CACHE"/boot-* "$$CACHE"/stage

@@ -51,6 +51,14 @@ shadow=$(sed -n 's/^RSC: shadow //p' "$con" | tail -n1)
 if [ -n "$shadow" ] && [ "$(echo "$shadow" | cut -d' ' -f3)" != 0 ]; then
 	problems+=("shadow check: $(echo "$shadow" | cut -d' ' -f3) divergences between C and Rust")
 fi
+llc_check=$(sed -n 's/^RSC: llc_check //p' "$con" | tail -n1)
+if [ -n "$llc_check" ]; then
+	read -r on checks violations <<< "$llc_check"
+	[ "$violations" != 0 ] &&
+		problems+=("LLC counter check: $violations dequeues found nr_llc_running/nr_pref_llc_running off")
+	[ "$on" = 1 ] && [ "$checks" = 0 ] &&
+		problems+=("LLC counter check: on, but no dequeue was checked")
+fi
 
 # KUnit: the built-in suites ran at boot and printed KTAP on the console.
 kunit_summary=
@@ -118,6 +126,7 @@ sed -n 's/^RSC: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '
 		}
 	}'
 [ -n "$shadow" ] && echo "shadow:      $(echo "$shadow" | awk '{ printf "on=%s, %s picks and eligibility tests cross-checked, %s divergences", $1, $2, $3 }')"
+[ -n "$llc_check" ] && echo "llc check:   $(echo "$llc_check" | awk '{ printf "on=%s, %s dequeues checked the LLC counters against the queued tasks, %s violations", $1, $2, $3 }')"
 echo "kunit:       ${kunit_summary:-no KTAP output}"
 echo "boot:        guest uptime at end $(rsc uptime) s, wall ${wall}s"
 if [ ${#problems[@]} -gt 0 ]; then

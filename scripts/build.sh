@@ -4,6 +4,7 @@
 # Configure and build a kernel from the overlaid tree, out of tree.
 #   scripts/build.sh main    CONFIG_SCHED_RUST_CFS=y + KUnit suites (normal kernel)
 #   scripts/build.sh test    the same plus lockdep, UBSAN and Rust debug checks
+#   scripts/build.sh test-kasan  the test kernel plus KASAN and kmemleak
 # Output: $CACHE/build-<flavour>/arch/x86/boot/bzImage
 
 . "$(dirname "$0")/common.sh"
@@ -13,6 +14,7 @@ B=$CACHE/build-$flavour
 case $flavour in
 main)	frags="base kunit" ;;
 test)	frags="base kunit debug" ;;
+test-kasan)	frags="base kunit debug kasan" ;;
 *)	die "unknown flavour $flavour" ;;
 esac
 mkdir -p "$B"

@@ -838,6 +838,127 @@ static void rust_cfs_llc_decay_test(struct kunit *test)
 	/* The sequence did cross the jiffies wrap. */
 	KUNIT_EXPECT_LT(test, now, ULONG_MAX - 5000);
 }
+
+#define LLC_SCANS	10000
+
+static u64 llc_rnd64(struct rnd_state *rnd)
+{
+	return (u64)prandom_u32_state(rnd) << 32 | prandom_u32_state(rnd);
+}
+
+static void llc_scan_compare(struct kunit *test, const struct sched_llc_scan *c,
+			     const struct sched_llc_scan *r, int scan)
+{
+	KUNIT_EXPECT_EQ_MSG(test, c->a_occ, r->a_occ, "scan %d", scan);
+	KUNIT_EXPECT_EQ_MSG(test, c->m_occ, r->m_occ, "scan %d", scan);
+	KUNIT_EXPECT_EQ_MSG(test, c->m_cpu, r->m_cpu, "scan %d", scan);
+	KUNIT_EXPECT_EQ_MSG(test, c->m_a_cpu, r->m_a_cpu, "scan %d", scan);
+	KUNIT_EXPECT_EQ_MSG(test, c->m_a_occ, r->m_a_occ, "scan %d", scan);
+	KUNIT_EXPECT_EQ_MSG(test, c->curr_m_a_occ, r->curr_m_a_occ, "scan %d", scan);
+}
+
+/*
+ * The preferred-LLC choice at the end of task_cache_work(): random occupancy
+ * matrices over 1 to 8 LLCs of 1 to 8 CPUs, with values from a tiny range
+ * (ties between CPUs and between LLCs), in steps of half a CPU, up to one CPU,
+ * or over the whole range (the sums and twice the preferred sum wrap), and a
+ * preferred LLC that is one of them or none. The scan state must be equal
+ * after every step, and so the chosen CPU and the decision to move.
+ */
+static void rust_cfs_llc_choice_test(struct kunit *test)
+{
+	int scan, moves = 0, stays = 0, llc_ties = 0;
+	struct rnd_state rnd;
+
+	prandom_seed_state(&rnd, rust_parity_seed);
+	kunit_info(test, "seed %lu (fair.rust_parity_seed=), %d scans\n", rust_parity_seed,
+		   LLC_SCANS);
+	for (scan = 0; scan < LLC_SCANS; scan++) {
+		struct sched_llc_scan c = { .m_cpu = -1, .m_a_cpu = -1 }, r = c;
+		unsigned int nr_llc = 1 + prandom_u32_state(&rnd) % 8;
+		unsigned int pref = prandom_u32_state(&rnd) % (nr_llc + 1);
+		unsigned int mode = prandom_u32_state(&rnd) % 4;
+		unsigned int llc, i, cpu = 0;
+		bool mc, mr;
+
+		for (llc = 0; llc < nr_llc; llc++) {
+			unsigned int nr_cpu = 1 + prandom_u32_state(&rnd) % 8;
+
+			for (i = 0; i < nr_cpu; i++, cpu++) {
+				unsigned long occ;
+
+				switch (mode) {
+				case 0:
+					occ = prandom_u32_state(&rnd) % 3;
+					break;
+				case 1:
+					occ = prandom_u32_state(&rnd) % 3 * (NICE_0_LOAD / 2);
+					break;
+				case 2:
+					occ = prandom_u32_state(&rnd) % (NICE_0_LOAD + 1);
+					break;
+				default:
+					occ = llc_rnd64(&rnd);
+					break;
+				}
+				llc_scan_cpu_c(&c, cpu, occ);
+				rust_sched_llc_scan_cpu(&r, cpu, occ);
+				llc_scan_compare(test, &c, &r, scan);
+			}
+			llc_ties += c.a_occ && c.a_occ == c.m_a_occ;
+			/* pref == nr_llc: grp->cpu is -1 or in no scanned LLC. */
+			llc_scan_llc_done_c(&c, llc == pref);
+			rust_sched_llc_scan_llc_done(&r, llc == pref);
+			llc_scan_compare(test, &c, &r, scan);
+		}
+		mc = llc_scan_move_c(&c);
+		mr = rust_sched_llc_scan_move(&r);
+		KUNIT_EXPECT_EQ_MSG(test, mc, mr, "scan %d", scan);
+		KUNIT_EXPECT_EQ_MSG(test, c.m_a_cpu, r.m_a_cpu, "scan %d", scan);
+		if (test->status == KUNIT_FAILURE)
+			return;
+		moves += mc;
+		stays += !mc;
+	}
+	kunit_info(test, "%d moves, %d stays, %d LLCs tied with the busiest\n", moves, stays,
+		   llc_ties);
+	/* The generator reaches both decisions and first-maximum-wins ties. */
+	KUNIT_EXPECT_GT(test, moves, 0);
+	KUNIT_EXPECT_GT(test, stays, 0);
+	KUNIT_EXPECT_GT(test, llc_ties, 0);
+}
+
+/* update_avg_scale(): random averages, samples and LLC sizes, as C converts them. */
+static void rust_cfs_llc_avg_scale_test(struct kunit *test)
+{
+	static const int sizes[] = { INT_MIN, -5, -1, 0, 1, 4, 7, 8, 15, 16, 31, 32, 33,
+				     64, 256, INT_MAX };
+	struct rnd_state rnd;
+	int step;
+
+	prandom_seed_state(&rnd, rust_parity_seed);
+	for (step = 0; step < LLC_SCANS; step++) {
+		int size = prandom_u32_state(&rnd) % 2 ?
+			   sizes[prandom_u32_state(&rnd) % ARRAY_SIZE(sizes)] :
+			   (int)prandom_u32_state(&rnd);
+		u64 avg, sample, c, r;
+
+		if (prandom_u32_state(&rnd) % 2) {
+			avg = prandom_u32_state(&rnd) % 64;
+			sample = prandom_u32_state(&rnd) % 64;
+		} else {
+			avg = llc_rnd64(&rnd);
+			sample = llc_rnd64(&rnd);
+		}
+		c = avg;
+		r = avg;
+		update_avg_scale_c(&c, sample, size);
+		rust_sched_update_avg_scale(&r, sample, size);
+		KUNIT_EXPECT_EQ_MSG(test, c, r, "avg %llu sample %llu size %d", avg, sample, size);
+		if (test->status == KUNIT_FAILURE)
+			return;
+	}
+}
 #endif /* CONFIG_SCHED_CACHE */
 
 static struct kunit_case rust_cfs_parity_cases[] = {
@@ -851,6 +972,8 @@ static struct kunit_case rust_cfs_parity_cases[] = {
 #ifdef CONFIG_SCHED_CACHE
 	KUNIT_CASE(rust_cfs_llc_accounting_test),
 	KUNIT_CASE(rust_cfs_llc_decay_test),
+	KUNIT_CASE(rust_cfs_llc_choice_test),
+	KUNIT_CASE(rust_cfs_llc_avg_scale_test),
 #endif
 	{}
 };

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! LLC occupancy accounting of cache-aware scheduling: `account_llc_enqueue()`,
-//! `account_llc_dequeue()`, `pref_llc_running_inc()`/`_dec()`, `__update_mm_sched()` and
-//! `fraction_mm_sched()` of `kernel/sched/fair.c`.
+//! `account_llc_dequeue()`, `pref_llc_running_inc()`/`_dec()`, `__update_mm_sched()`,
+//! `fraction_mm_sched()`, the preferred-LLC choice of `task_cache_work()` and
+//! `update_avg_scale()` of `kernel/sched/fair.c`.
 //!
 //! The locks stay in C: the runqueue lock for the counters, `rq->cpu_epoch_lock` for the
 //! decayed runtimes. C takes them and calls in; the abstractions the entry points build
-//! ([`RqLlc`], [`TaskLlc`], [`RqEpoch`], [`CacheTime`]) stand for that lock being held.
+//! ([`RqLlc`], [`TaskLlc`], [`RqEpoch`], [`CacheTime`]) stand for that lock being held. The
+//! scan state ([`LlcScan`]) and the average ([`RunningAvg`]) belong to the one scanning task.
 //!
 //! Counters that C decrements blindly are decremented here only if that cannot take them below
 //! zero: an unpaired dequeue is reported once and leaves the counter at zero instead of wrapping
@@ -16,9 +18,13 @@ use kernel::prelude::*;
 use kernel::sched::{
     ffi,
     llc::{
+        llc_scan_mut,
+        llc_scan_ref,
         CacheTime,
+        LlcScan,
         RqEpoch,
         RqLlc,
+        RunningAvg,
         TaskLlc, //
     },
     NICE_0_LOAD, //
@@ -31,16 +37,23 @@ use kernel::sync::atomic::{
 /// Set once an unpaired decrement was caught, so that it is reported once.
 static UNPAIRED_REPORTED: Atomic<i32> = Atomic::new(0);
 
+/// Reports, once, that the counter `what` was about to go below zero.
+#[cold]
+#[inline(never)]
+fn report_unpaired(what: &str) {
+    // ORDERING: A statistic-like once flag; nothing is published through it.
+    if UNPAIRED_REPORTED.xchg(1, Relaxed) == 0 {
+        pr_warn!("unpaired LLC accounting: {} would go below 0\n", what);
+    }
+}
+
 /// Returns `v - 1`, or reports the unpaired decrement and returns 0 if `v` is 0.
 #[inline]
 fn dec_or_report(v: u32, what: &str) -> u32 {
     match v.checked_sub(1) {
         Some(v) => v,
         None => {
-            // ORDERING: A statistic-like once flag; nothing is published through it.
-            if UNPAIRED_REPORTED.xchg(1, Relaxed) == 0 {
-                pr_warn!("unpaired LLC accounting: {} would go below 0\n", what);
-            }
+            report_unpaired(what);
             0
         }
     }
@@ -282,6 +295,107 @@ pub unsafe extern "C" fn rust_sched_update_mm_sched(
     kernel::num::casts::arch::u64_as_usize(fraction(&d))
 }
 
+/// Feeds the occupancy `occ` of `cpu` to the scan of its LLC: summed, and the first CPU with
+/// the highest occupancy remembered.
+///
+/// Equivalent to `llc_scan_cpu_c()`.
+#[inline]
+pub(crate) fn llc_scan_cpu(s: &mut LlcScan, cpu: i32, occ: usize) {
+    s.a_occ = s.a_occ.wrapping_add(occ);
+    if occ > s.m_occ {
+        s.m_occ = occ;
+        s.m_cpu = cpu;
+    }
+}
+
+/// Ends the scan of an LLC (`pref_llc`: the one holding the preferred CPU): the first LLC with
+/// the highest summed occupancy is remembered, with its busiest CPU.
+///
+/// Equivalent to `llc_scan_llc_done_c()`.
+#[inline]
+pub(crate) fn llc_scan_llc_done(s: &mut LlcScan, pref_llc: bool) {
+    if s.a_occ > s.m_a_occ {
+        s.m_a_occ = s.a_occ;
+        s.m_a_cpu = s.m_cpu;
+    }
+    if pref_llc {
+        s.curr_m_a_occ = s.a_occ;
+    }
+    s.a_occ = 0;
+    s.m_occ = 0;
+    s.m_cpu = -1;
+}
+
+/// Returns whether the preferred CPU moves to `s.m_a_cpu`: its LLC has more than twice the
+/// occupancy of the preferred LLC.
+///
+/// Equivalent to `llc_scan_move_c()`.
+#[inline]
+pub(crate) fn llc_scan_move(s: &LlcScan) -> bool {
+    s.m_a_occ > s.curr_m_a_occ.wrapping_mul(2)
+}
+
+/// Returns the moving average `avg` updated with `sample`, in steps of 1/2 to 1/8 of the
+/// difference depending on `llc_size`, the number of CPUs of the LLC.
+///
+/// Equivalent to `update_avg_scale_c()`.
+#[inline]
+pub(crate) fn update_avg_scale(avg: u64, sample: u64, llc_size: i32) -> u64 {
+    // C: `s64 diff = sample - *avg`.
+    let diff = sample.wrapping_sub(avg) as i64;
+    // C: `clamp_t(u32, factor >> 2, 2, 8)`, which converts to `u32` before clamping.
+    let divisor = ((llc_size >> 2) as u32).clamp(2, 8);
+    // `div64_s64()` truncates towards zero, as `/` does; the divisor is 2 to 8, so the
+    // division neither traps nor overflows and the fallback is never taken.
+    let step = diff.checked_div(i64::from(divisor)).unwrap_or(0);
+    avg.wrapping_add_signed(step)
+}
+
+/// C entry point of [`llc_scan_cpu`].
+///
+/// # Safety
+///
+/// `s` must be valid and used by nothing else during the call.
+#[export]
+pub unsafe extern "C" fn rust_sched_llc_scan_cpu(s: *mut LlcScan, cpu: c_int, occ: c_ulong) {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    llc_scan_cpu(unsafe { llc_scan_mut(s) }, cpu, occ);
+}
+
+/// C entry point of [`llc_scan_llc_done`].
+///
+/// # Safety
+///
+/// As for [`rust_sched_llc_scan_cpu`].
+#[export]
+pub unsafe extern "C" fn rust_sched_llc_scan_llc_done(s: *mut LlcScan, pref_llc: bool) {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    llc_scan_llc_done(unsafe { llc_scan_mut(s) }, pref_llc);
+}
+
+/// C entry point of [`llc_scan_move`].
+///
+/// # Safety
+///
+/// `s` must be valid and written by nothing during the call.
+#[export]
+pub unsafe extern "C" fn rust_sched_llc_scan_move(s: *const LlcScan) -> bool {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    llc_scan_move(unsafe { llc_scan_ref(s) })
+}
+
+/// C entry point of [`update_avg_scale`].
+///
+/// # Safety
+///
+/// `avg` must be valid, and the caller its only writer (the group's scanner).
+#[export]
+pub unsafe extern "C" fn rust_sched_update_avg_scale(avg: *mut u64, sample: u64, llc_size: c_int) {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    let mut avg = unsafe { RunningAvg::from_raw(avg) };
+    avg.set(update_avg_scale(avg.get(), sample, llc_size));
+}
+
 #[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
 #[kernel::macros::kunit_tests(rust_sched_llc)]
 mod tests {
@@ -333,6 +447,71 @@ mod tests {
         assert!(update_mm_sched(&mut d, (1 << 32) + 1, 1));
         assert_eq!(d.epoch, (1 << 32) + 1);
         assert_eq!(d.cpu_runtime, 1 << 39);
+    }
+
+    fn scan_llcs(llcs: &[(&[usize], bool)]) -> LlcScan {
+        let mut s = LlcScan {
+            a_occ: 0,
+            m_occ: 0,
+            m_cpu: -1,
+            m_a_cpu: -1,
+            m_a_occ: 0,
+            curr_m_a_occ: 0,
+        };
+        let mut cpu = 0;
+        for (occ, pref) in llcs {
+            for o in occ.iter() {
+                llc_scan_cpu(&mut s, cpu, *o);
+                cpu += 1;
+            }
+            llc_scan_llc_done(&mut s, *pref);
+        }
+        s
+    }
+
+    #[test]
+    fn scan_sums_llcs_and_first_maximum_wins() {
+        // LLC 0 (CPUs 0-1) sums 6, LLC 1 (CPUs 2-4) sums 9 with 3 on each CPU: the first, 2.
+        let s = scan_llcs(&[(&[4, 2], true), (&[3, 3, 3], false)]);
+        assert_eq!((s.m_a_occ, s.m_a_cpu, s.curr_m_a_occ), (9, 2, 6));
+        // 9 is not more than twice 6: no move.
+        assert!(!llc_scan_move(&s));
+        // Equal sums: the first LLC stays the busiest.
+        let s = scan_llcs(&[(&[0, 5], false), (&[5, 0], false)]);
+        assert_eq!((s.m_a_occ, s.m_a_cpu), (5, 1));
+        // No preferred LLC seen: any occupancy moves it.
+        assert!(llc_scan_move(&s));
+        // Exactly twice is not enough; more is.
+        assert!(!llc_scan_move(&scan_llcs(&[(&[2], true), (&[4], false)])));
+        assert!(llc_scan_move(&scan_llcs(&[(&[2], true), (&[5], false)])));
+        // Nothing ran: no CPU, no move.
+        let s = scan_llcs(&[(&[0, 0], false)]);
+        assert_eq!((s.m_a_cpu, llc_scan_move(&s)), (-1, false));
+    }
+
+    #[test]
+    fn scan_wraps_like_c() {
+        // The sum wraps, and so does twice the preferred LLC's sum.
+        let s = scan_llcs(&[(&[usize::MAX, 2], true)]);
+        assert_eq!((s.m_a_occ, s.m_a_cpu, s.curr_m_a_occ), (1, 0, 1));
+        let s = scan_llcs(&[(&[usize::MAX / 2 + 1], true), (&[usize::MAX / 2 + 2], false)]);
+        assert!(llc_scan_move(&s));
+    }
+
+    #[test]
+    fn avg_scale_steps_and_truncates_like_c() {
+        // LLC of 4 CPUs: divisor clamped up to 2; of 64: clamped down to 8; of 16: 4.
+        assert_eq!(update_avg_scale(0, 10, 4), 5);
+        assert_eq!(update_avg_scale(0, 80, 64), 10);
+        assert_eq!(update_avg_scale(0, 80, 16), 20);
+        // Truncation towards zero: 1 above the sample stays there.
+        assert_eq!(update_avg_scale(3, 2, 4), 3);
+        assert_eq!(update_avg_scale(2, 3, 4), 2);
+        // A negative size converts to a huge u32: divisor 8.
+        assert_eq!(update_avg_scale(0, 80, -1), 10);
+        // The difference wraps through s64.
+        assert_eq!(update_avg_scale(0, u64::MAX, 4), 0);
+        assert_eq!(update_avg_scale(u64::MAX, 1, 4), 0);
     }
 
     #[test]

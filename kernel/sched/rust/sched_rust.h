@@ -71,6 +71,35 @@ void rust_sched_pref_llc_running(struct rq *rq, struct task_struct *p, bool inc)
 unsigned long rust_sched_update_mm_sched(struct rq *rq, struct sched_cache_time *pcpu,
 					 unsigned long now, unsigned int period);
 
+/**
+ * struct sched_llc_scan - the preferred-LLC choice of task_cache_work()
+ * @a_occ: summed occupancy of the LLC being scanned
+ * @m_occ: highest occupancy of a CPU of that LLC
+ * @m_cpu: that CPU, or -1
+ * @m_a_cpu: the busiest CPU of the busiest LLC so far, or -1
+ * @m_a_occ: the summed occupancy of that LLC
+ * @curr_m_a_occ: the summed occupancy of the preferred LLC
+ *
+ * Starts as { .m_cpu = -1, .m_a_cpu = -1 }; the scan feeds it every CPU of an
+ * LLC, then the end of that LLC, and finally asks whether to move the
+ * preferred CPU to @m_a_cpu.
+ */
+struct sched_llc_scan {
+	unsigned long a_occ;
+	unsigned long m_occ;
+	int m_cpu;
+	int m_a_cpu;
+	unsigned long m_a_occ;
+	unsigned long curr_m_a_occ;
+};
+
+/* The steps of the scan, with the contracts of llc_scan_*_c() in fair.c. */
+void rust_sched_llc_scan_cpu(struct sched_llc_scan *s, int cpu, unsigned long occ);
+void rust_sched_llc_scan_llc_done(struct sched_llc_scan *s, bool pref_llc);
+bool rust_sched_llc_scan_move(const struct sched_llc_scan *s);
+/* Rust twin of update_avg_scale(), @llc_size being per_cpu(sd_llc_size, this CPU). */
+void rust_sched_update_avg_scale(u64 *avg, u64 sample, int llc_size);
+
 /* C helpers of fair.c that the Rust side calls (static there). */
 void sched_init_cfs_rq_runtime(struct cfs_rq *cfs_rq);
 void sched_tg_init_cfs_bandwidth(struct task_group *tg, struct task_group *parent);
@@ -122,6 +151,10 @@ DECLARE_PER_CPU(struct rust_sched_pick_stats, rust_sched_pick_stats);
 /* Shadow-check counters: calls compared and divergences found. */
 extern atomic_long_t rust_sched_shadow_checks;
 extern atomic_long_t rust_sched_shadow_divergences;
+
+/* Shadow check of the LLC counters at dequeue: checks made and violations found. */
+extern atomic_long_t rust_sched_llc_checks;
+extern atomic_long_t rust_sched_llc_violations;
 
 /**
  * rust_sched_init_debugfs() - create /sys/kernel/debug/sched/rust_cfs/

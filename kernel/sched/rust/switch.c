@@ -22,6 +22,11 @@
  *                            "<on> <checks> <divergences>"
  *   rust_cfs/llc_state       (CONFIG_SCHED_CACHE) the LLC counters of every
  *                            CPU, and every task that has a preferred LLC
+ *   rust_cfs/llc_check       (CONFIG_SCHED_CACHE, CONFIG_SCHED_RUST_CFS_SHADOW)
+ *                            with the shadow check on, every LLC dequeue
+ *                            recounts the tasks queued on its runqueue and
+ *                            compares nr_llc_running/nr_pref_llc_running;
+ *                            reading prints "<on> <checks> <violations>"
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -49,6 +54,8 @@ bool sched_rust_pick_shadow_on = IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW);
 DEFINE_PER_CPU(struct rust_sched_pick_stats, rust_sched_pick_stats);
 atomic_long_t rust_sched_shadow_checks;
 atomic_long_t rust_sched_shadow_divergences;
+atomic_long_t rust_sched_llc_checks;
+atomic_long_t rust_sched_llc_violations;
 static DEFINE_MUTEX(rust_sched_debug_mutex);
 
 struct rust_sched_piece {
@@ -291,6 +298,15 @@ static int rust_sched_llc_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rust_sched_llc);
+
+static int rust_sched_llc_check_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%d %ld %ld\n", READ_ONCE(sched_rust_pick_shadow_on),
+		   atomic_long_read(&rust_sched_llc_checks),
+		   atomic_long_read(&rust_sched_llc_violations));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rust_sched_llc_check);
 #endif
 
 void __init rust_sched_init_debugfs(struct dentry *parent)
@@ -314,5 +330,7 @@ void __init rust_sched_init_debugfs(struct dentry *parent)
 		rust_sched_bench_init_debugfs(dir);
 #ifdef CONFIG_SCHED_CACHE
 	debugfs_create_file("llc_state", 0444, dir, NULL, &rust_sched_llc_fops);
+	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW))
+		debugfs_create_file("llc_check", 0444, dir, NULL, &rust_sched_llc_check_fops);
 #endif
 }

@@ -265,3 +265,73 @@ impl<'a> CacheTime<'a> {
         }
     }
 }
+
+/// The state of one preferred-LLC scan of `task_cache_work()` (`struct sched_llc_scan`).
+///
+/// Plain data on the scanning task's stack: only that task reads or writes it.
+pub use bindings::sched_llc_scan as LlcScan;
+
+/// Borrows the scan state that C passes in.
+///
+/// # Safety
+///
+/// `s` must be valid for reads and writes, and nothing else may access it during `'a`.
+#[inline]
+pub unsafe fn llc_scan_mut<'a>(s: *mut LlcScan) -> &'a mut LlcScan {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    unsafe { &mut *s }
+}
+
+/// Borrows the scan state that C passes in, read-only.
+///
+/// # Safety
+///
+/// `s` must be valid for reads, and nothing may write it during `'a`.
+#[inline]
+pub unsafe fn llc_scan_ref<'a>(s: *const LlcScan) -> &'a LlcScan {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    unsafe { &*s }
+}
+
+/// The moving average of the number of CPUs running a process's threads
+/// (`sched_cache_group::nr_running_avg`).
+///
+/// # Invariants
+///
+/// `avg` is valid for `'a`, and only the holder writes it (the one scanner that won
+/// `grp->next_scan`); others may read it concurrently, as C's `READ_ONCE()` does.
+pub struct RunningAvg<'a> {
+    avg: *mut u64,
+    _writer: PhantomData<&'a mut u64>,
+}
+
+impl<'a> RunningAvg<'a> {
+    /// Wraps the average of a group whose scan the caller is running.
+    ///
+    /// # Safety
+    ///
+    /// `avg` must be valid for `'a`, and the caller its only writer during `'a`.
+    #[inline]
+    pub unsafe fn from_raw(avg: *mut u64) -> Self {
+        // INVARIANT: Guaranteed by the safety requirements of this function.
+        Self {
+            avg,
+            _writer: PhantomData,
+        }
+    }
+
+    /// Returns the average.
+    #[inline]
+    pub fn get(&self) -> u64 {
+        // SAFETY: By the type invariants, `avg` is valid; concurrent accesses are reads.
+        unsafe { core::ptr::read_volatile(self.avg) }
+    }
+
+    /// Sets the average.
+    #[inline]
+    pub fn set(&mut self, v: u64) {
+        // SAFETY: By the type invariants, `avg` is valid and we are its only writer; the
+        // volatile write is the `WRITE_ONCE()` concurrent readers expect.
+        unsafe { core::ptr::write_volatile(self.avg, v) };
+    }
+}
