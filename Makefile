@@ -6,8 +6,10 @@
 #   make          build the kernel with CONFIG_SCHED_RUST_CFS=y and boot it
 #   make test     build the debug test kernel, run the KUnit suites and the
 #                 boot test in QEMU
+#   make test-kasan  make test with KASAN and kmemleak in the test kernel
 #   make bench    benchmarks: C and Rust interleaved in one boot
 #   make kunit    run the suites through tools/testing/kunit/kunit.py
+#   make kunit-uml  the same on UML (4 CPUs, no int128)
 #   make patches  export an upstream-style patch series (git format-patch)
 #   make lint     rustfmtcheck, a CLIPPY=1 build, checkpatch on patches/
 #   make check-off  CONFIG_SCHED_RUST_CFS=n: fair.o equals the pristine one
@@ -16,7 +18,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all main test bench kunit patches setup fetch overlay lint check-off clean
+.PHONY: all main test test-kasan bench kunit kunit-uml patches setup fetch overlay lint check-off clean
 
 all: main
 
@@ -26,11 +28,17 @@ main:
 test:
 	@$(S)/run.sh test
 
+test-kasan:
+	@$(S)/run.sh test-kasan
+
 bench:
 	@$(S)/bench.sh
 
 kunit:
 	@$(S)/kunit.sh
+
+kunit-uml:
+	@KUNIT_ARCH=um $(S)/kunit.sh
 
 setup:
 	@$(S)/setup.sh

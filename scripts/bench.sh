@@ -18,7 +18,7 @@ con=$CACHE/boot-main/console.log
 grep -q '^RSC: DONE' "$con" || die "the benchmark boot did not finish; console: $con"
 
 echo "==== rust-sched-cfs benchmarks ===="
-echo "kernel $(sed -n 's/^RSC: kernel //p' "$con"), QEMU $(qemu-system-x86_64 --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/'), accel ${ACCEL:-tcg}, -smp ${SMP:-4,sockets=2,cores=2,threads=1}"
+echo "kernel $(sed -n 's/^RSC: kernel //p' "$con"), QEMU $(qemu-system-x86_64 --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/'), accel ${ACCEL:-tcg,thread=single}, -smp ${SMP:-4,sockets=2,cores=2,threads=1}"
 echo
 echo "In-kernel microbenchmarks (ns per call, TCG wall time):"
 sed -n 's/^RSC: bench //p' "$con"

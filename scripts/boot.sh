@@ -4,9 +4,12 @@
 # Boot a built kernel in QEMU with two LLCs (2 sockets x 2 cores), run the
 # initramfs workload (tests/boot/init), check the console and print a report.
 #   scripts/boot.sh <flavour> [extra kernel parameters...]
-# Environment: ACCEL=tcg|kvm (default tcg: KVM guests hang or crash on the
-# project's machines), BOOT_TIMEOUT (seconds, default 900), SMP, QEMU_EXTRA
-# (more QEMU arguments, e.g. a TCG plugin).
+# Environment: ACCEL (QEMU -accel; default tcg,thread=single: KVM guests
+# hang or crash on the project's machines, and multi-threaded TCG has let a
+# CPU execute a stale int3 after the kernel flipped a static key, e.g.
+# sched_cache_active at boot; "tcg" selects it, "kvm" opts in to KVM),
+# BOOT_TIMEOUT (seconds, default 900), SMP, QEMU_EXTRA (more QEMU
+# arguments, e.g. a TCG plugin).
 # Fails on a timeout, a kernel that did not reach the end of the workload,
 # any WARNING/BUG/Oops/lockdep/UBSAN/KASAN report, or a KUnit failure.
 
@@ -17,7 +20,7 @@ shift
 B=$CACHE/build-$flavour
 bz=$B/arch/x86/boot/bzImage
 [ -f "$bz" ] || die "no kernel at $bz: run scripts/build.sh $flavour"
-ACCEL=${ACCEL:-tcg}
+ACCEL=${ACCEL:-tcg,thread=single}
 SMP=${SMP:-4,sockets=2,cores=2,threads=1}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 out=$CACHE/boot-$flavour
@@ -58,6 +61,10 @@ if [ -n "$llc_check" ]; then
 		problems+=("LLC counter check: $violations dequeues found nr_llc_running/nr_pref_llc_running off")
 	[ "$on" = 1 ] && [ "$checks" = 0 ] &&
 		problems+=("LLC counter check: on, but no dequeue was checked")
+fi
+kmemleak=$(sed -n 's/^RSC: kmemleak //p' "$con" | tail -n1)
+if [ -n "$kmemleak" ] && [ "$(echo "$kmemleak" | awk '{ print $4 }')" != 0 ]; then
+	problems+=("kmemleak: $(echo "$kmemleak" | awk '{ print $4 }') unreferenced objects allocated through this project's code (RSC: kmemleak_report lines in the console)")
 fi
 
 # KUnit: the built-in suites ran at boot and printed KTAP on the console.
@@ -127,6 +134,7 @@ sed -n 's/^RSC: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '
 	}'
 [ -n "$shadow" ] && echo "shadow:      $(echo "$shadow" | awk '{ printf "on=%s, %s picks and eligibility tests cross-checked, %s divergences", $1, $2, $3 }')"
 [ -n "$llc_check" ] && echo "llc check:   $(echo "$llc_check" | awk '{ printf "on=%s, %s dequeues checked the LLC counters against the queued tasks, %s violations", $1, $2, $3 }')"
+[ -n "$kmemleak" ] && echo "kmemleak:    $(echo "$kmemleak" | awk '{ printf "%s unreferenced objects after two scans, %s allocated through this project'"'"'s code", $2, $4 }')"
 echo "kunit:       ${kunit_summary:-no KTAP output}"
 echo "boot:        guest uptime at end $(rsc uptime) s, wall ${wall}s"
 if [ ${#problems[@]} -gt 0 ]; then

@@ -6,7 +6,8 @@
 # "-accel kvm -accel hvf -accel tcg"; KVM guests hang or crash on the
 # project's machines, so a qemu-system-x86_64 wrapper first in PATH drops the
 # KVM and HVF accelerators (ACCEL=kvm keeps them). Extra arguments go to
-# kunit.py (e.g. a filter glob such as 'sched_rust*').
+# kunit.py (e.g. a filter glob such as 'sched_rust*'). KUNIT_ARCH=um runs
+# them on UML instead (tests/kunit/uml.kunitconfig).
 
 . "$(dirname "$0")/common.sh"
 
@@ -25,6 +26,12 @@ while [ $# -gt 0 ]; do
 		shift 2
 		continue
 	fi
+	# Single-threaded TCG: see ACCEL in scripts/boot.sh.
+	if [ "$1" = -accel ] && [ "$2" = tcg ] && [ "${ACCEL:-tcg}" != kvm ]; then
+		args+=(-accel tcg,thread=single)
+		shift 2
+		continue
+	fi
 	args+=("$1")
 	shift
 done
@@ -35,6 +42,14 @@ chmod +x "$wrap/qemu-system-x86_64"
 cc=/usr/lib/ccache/clang$LLVM_SUFFIX
 [ -x "$cc" ] || cc=clang$LLVM_SUFFIX
 cd "$WORK"
+if [ "${KUNIT_ARCH:-x86_64}" = um ]; then
+	# UML: the kernel is a host process; 4 CPUs, one LLC, no int128.
+	exec python3 tools/testing/kunit/kunit.py run \
+		--kunitconfig="$TOP/tests/kunit/uml.kunitconfig" \
+		--arch=um --build_dir="$CACHE/build-kunit-um" --jobs="$(nproc)" \
+		--make_options LLVM=$LLVM_SUFFIX --make_options CC="$cc" --make_options HOSTCC="$cc" \
+		--kernel_args=ncpus=4 --timeout=1200 "$@"
+fi
 PATH=$wrap:$PATH python3 tools/testing/kunit/kunit.py run \
 	--kunitconfig=kernel/sched/rust \
 	--arch=x86_64 --build_dir="$CACHE/build-kunit" --jobs="$(nproc)" \

@@ -5,10 +5,11 @@
 #   run.sh main   set up, fetch, overlay, build the main kernel, boot it
 #   run.sh test   set up, fetch, overlay, build the debug test kernel, boot it:
 #                 KUnit suites at boot + the cgroup workload, checked
+#   run.sh test-kasan  the same with KASAN and kmemleak added
 
 . "$(dirname "$0")/common.sh"
 
-job=${1:?usage: run.sh main|test|build-main}
+job=${1:?usage: run.sh main|test|test-kasan|build-main}
 S=$TOP/scripts
 
 versions() {
@@ -33,6 +34,10 @@ main)
 test)
 	stage "build test kernel" "$S/build.sh" test
 	stage "boot test kernel" "$S/boot.sh" test
+	;;
+test-kasan)
+	stage "build test kernel with KASAN and kmemleak" "$S/build.sh" test-kasan
+	stage "boot test kernel with KASAN and kmemleak" "$S/boot.sh" test-kasan
 	;;
 *)
 	die "unknown job $job"

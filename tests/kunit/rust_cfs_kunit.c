@@ -162,9 +162,9 @@ static void eevdf_build(struct eevdf_fixture *f, struct eevdf_state *st)
 }
 
 /*
- * sched_feat(PICK_BUDDY) is passed to both bodies rather than flipped: a
- * static key flip patches the text every CPU's pick runs, and under QEMU TCG
- * that killed a CPU on a stale int3.
+ * PICK_BUDDY is never flipped here: a static key flip patches the text every
+ * CPU's pick runs, and under QEMU TCG that killed a CPU on a stale int3. The
+ * random test turns the buddy off through the bodies' parameters instead.
  */
 static struct sched_entity *pick_rust(struct cfs_rq *cfs_rq, bool protect)
 {
@@ -358,8 +358,9 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 		eevdf_build(f, &st);
 		if (st.nr > 256)
 			big++;
+		/* Rust gets the effective value: the C body ANDs in the feature. */
 		c = __pick_eevdf_c(cfs_rq, protect, pick_buddy);
-		r = __pick_eevdf_rust(cfs_rq, protect, pick_buddy);
+		r = __pick_eevdf_rust(cfs_rq, protect, pick_buddy && sched_feat(PICK_BUDDY));
 		nonnull += !!c;
 		if (c != r) {
 			fails++;

