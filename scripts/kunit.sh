@@ -43,12 +43,13 @@ cc=/usr/lib/ccache/clang$LLVM_SUFFIX
 [ -x "$cc" ] || cc=clang$LLVM_SUFFIX
 cd "$WORK"
 if [ "${KUNIT_ARCH:-x86_64}" = um ]; then
-	# UML: the kernel is a host process; 4 CPUs, one LLC, no int128.
+	# UML: the kernel is a host process; 4 CPUs (SMP needs the seccomp
+	# userspace mode), one LLC, no int128.
 	exec python3 tools/testing/kunit/kunit.py run \
 		--kunitconfig="$TOP/tests/kunit/uml.kunitconfig" \
-		--arch=um --build_dir="$CACHE/build-kunit-um" --jobs="$(nproc)" \
+		--arch=um --build_dir="$CACHE/build-kunit-um" --jobs="${KUNIT_JOBS:-$(nproc)}" \
 		--make_options LLVM=$LLVM_SUFFIX --make_options CC="$cc" --make_options HOSTCC="$cc" \
-		--kernel_args=ncpus=4 --timeout=1200 "$@"
+		--kernel_args=ncpus=4 --kernel_args=seccomp=on --timeout=1200 "$@"
 fi
 PATH=$wrap:$PATH python3 tools/testing/kunit/kunit.py run \
 	--kunitconfig=kernel/sched/rust \
