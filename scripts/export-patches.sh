@@ -164,11 +164,17 @@ The C code relies on every dequeue being paired with an enqueue.
 
 Implement account_llc_enqueue(), account_llc_dequeue(),
 pref_llc_running_inc()/dec(), __update_mm_sched() and the division of
-fraction_mm_sched() in Rust, with C's truncations. The locks stay in C;
-the Rust side takes types that stand for them being held. A decrement
-that would take a counter below zero is reported once and saturates
-instead of wrapping. The C bodies remain as the reference, selected by
-the runtime switch." \
+fraction_mm_sched() in Rust, with C's truncations; split the preferred-LLC
+choice of task_cache_work() (sum per LLC, first maximum wins, 2x
+hysteresis) into steps over struct sched_llc_scan and implement them and
+update_avg_scale() in Rust too. The locks stay in C; the Rust side takes
+types that stand for them being held. A decrement that would take a
+counter below zero is reported once and saturates instead of wrapping.
+The C bodies remain as the reference, selected by the runtime switch.
+
+With CONFIG_SCHED_RUST_CFS_SHADOW, every LLC dequeue recounts the tasks
+queued on the runqueue and warns if nr_llc_running or nr_pref_llc_running
+disagree with them." \
 	kernel/sched/rust/sched_rust.rs:kernel/sched/rust/sched_rust.rs \
 	kernel/sched/rust/llc.rs:kernel/sched/rust/llc.rs \
 	patches/0005-sched-fair-rust-llc-dispatch.patch
@@ -190,7 +196,9 @@ random differential test of 100,000 cfs_rq states built with the real
 __enqueue_entity() comparing the picked entity and the eligibility of both
 implementations, and task groups allocated by both sides below parents at
 several depths, compared field by field and freed by the other side, plus
-the allocation failure path. CONFIG_SCHED_RUST_CFS_BENCH adds
+the allocation failure path; for the LLC accounting, random operation
+sequences, the epoch decay across the jiffies wrap, and random occupancy
+matrices for the preferred-LLC choice. CONFIG_SCHED_RUST_CFS_BENCH adds
 microbenchmarks that time both implementations interleaved on prepared
 states." \
 	tests/kunit/rust_cfs_kunit.c:kernel/sched/tests/rust_cfs_kunit.c \

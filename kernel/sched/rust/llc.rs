@@ -494,7 +494,10 @@ mod tests {
         // The sum wraps, and so does twice the preferred LLC's sum.
         let s = scan_llcs(&[(&[usize::MAX, 2], true)]);
         assert_eq!((s.m_a_occ, s.m_a_cpu, s.curr_m_a_occ), (1, 0, 1));
-        let s = scan_llcs(&[(&[usize::MAX / 2 + 1], true), (&[usize::MAX / 2 + 2], false)]);
+        let s = scan_llcs(&[
+            (&[usize::MAX / 2 + 1], true),
+            (&[usize::MAX / 2 + 2], false),
+        ]);
         assert!(llc_scan_move(&s));
     }
 
