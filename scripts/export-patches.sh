@@ -74,11 +74,9 @@ commit "sched/fair: Add CONFIG_SCHED_RUST_CFS and a C/Rust runtime switch" \
 "Rust implementations of fair-scheduler pieces need to be compared with the
 C ones on the same machine, in the same boot, without a rebuild.
 
-Add CONFIG_SCHED_RUST_CFS and kernel/sched/rust/switch.c: one read-mostly
-flag per piece, set by the boot parameter sched_rust_cfs= and by files in
-/sys/kernel/debug/sched/rust_cfs/. Static keys would cost less, but
-flipping one patches the pick's text while other CPUs run it, and under
-QEMU TCG a CPU was seen to die on a stale int3 there. The C
+Add CONFIG_SCHED_RUST_CFS and kernel/sched/rust/switch.c: one static key
+per piece, set by the boot parameter sched_rust_cfs=, by files in
+/sys/kernel/debug/sched/rust_cfs/ and by sched_rust_set(). The C
 implementations stay compiled as the reference." \
 	Kconfig.snippet:kernel/sched/rust/Kconfig \
 	kernel/sched/rust/Makefile:kernel/sched/rust/Makefile \

@@ -308,7 +308,7 @@ static unsigned long pick_stats_sum(int impl)
 static void rust_cfs_switch_test(struct kunit *test)
 {
 	struct eevdf_fixture *f = test->priv;
-	bool was_rust = sched_rust_switch.pick;
+	bool was_rust = static_key_enabled(&sched_rust_pick_key);
 	bool was_stats = sched_rust_pick_stats_on;
 	unsigned long c0, r0;
 	struct eevdf_state st;
@@ -316,10 +316,10 @@ static void rust_cfs_switch_test(struct kunit *test)
 
 	eevdf_build(f, &st);
 	WRITE_ONCE(sched_rust_pick_stats_on, true);
-	WRITE_ONCE(sched_rust_switch.pick_debug, true);
+	sched_rust_pick_debug_update();
 
 	for (rust = 0; rust < 2; rust++) {
-		WRITE_ONCE(sched_rust_switch.pick, rust);
+		sched_rust_set(SCHED_RUST_PICK, rust);
 		KUNIT_EXPECT_EQ(test, sched_rust_pick(), rust);
 
 		c0 = pick_stats_sum(0);
@@ -332,8 +332,8 @@ static void rust_cfs_switch_test(struct kunit *test)
 	}
 
 	WRITE_ONCE(sched_rust_pick_stats_on, was_stats);
-	WRITE_ONCE(sched_rust_switch.pick_debug, was_stats || sched_rust_pick_shadow_on);
-	WRITE_ONCE(sched_rust_switch.pick, was_rust);
+	sched_rust_pick_debug_update();
+	sched_rust_set(SCHED_RUST_PICK, was_rust);
 }
 
 /*

@@ -107,27 +107,47 @@ void sched_tg_init_cfs_bandwidth(struct task_group *tg, struct task_group *paren
 #ifdef CONFIG_SCHED_RUST_CFS
 
 #include <linux/atomic.h>
+#include <linux/jump_label.h>
 #include <linux/percpu-defs.h>
 
 /*
- * Runtime switch: which pieces run on Rust. Set with the boot parameter
- * sched_rust_cfs= and the debugfs files in /sys/kernel/debug/sched/rust_cfs/.
+ * Runtime switch: which pieces run on Rust, one static key per piece (true:
+ * Rust), so that the hot paths test a patched jump. Set with the boot
+ * parameter sched_rust_cfs= and the debugfs files in
+ * /sys/kernel/debug/sched/rust_cfs/, or with sched_rust_set().
  *
- * These are read-mostly flags, not static keys: flipping a static key patches
- * the text of its call sites with int3 breakpoints, and on QEMU TCG (the only
- * platform this is tested on) a CPU executing the pick while its keys were
- * flipped has been seen to die on a stale int3 ("Oops: int3" in
- * entity_eligible()). A read-mostly flag costs one cached load and a
- * predictable branch.
+ * Under QEMU's multi-threaded TCG, a CPU has been seen to execute a stale
+ * int3 after another CPU flipped a static key; the project's scripts run
+ * QEMU single-threaded (-accel tcg,thread=single).
  */
-struct sched_rust_switch {
-	bool tg_state;		/* piece 1: the per-CPU cfs_tg_state */
-	bool pick;		/* piece 2: the EEVDF pick */
-	bool llc;		/* piece 3: the LLC occupancy accounting */
-	bool pick_debug;	/* route statistics or the shadow check are on */
+enum sched_rust_piece {
+	SCHED_RUST_TG_STATE,	/* piece 1: the per-CPU cfs_tg_state */
+	SCHED_RUST_PICK,	/* piece 2: the EEVDF pick */
+	SCHED_RUST_LLC,		/* piece 3: the LLC occupancy accounting */
 };
 
-extern struct sched_rust_switch sched_rust_switch;
+DECLARE_STATIC_KEY_TRUE(sched_rust_tg_state_key);
+DECLARE_STATIC_KEY_TRUE(sched_rust_pick_key);
+DECLARE_STATIC_KEY_TRUE(sched_rust_llc_key);
+/* Route statistics or the shadow check are on (on from boot with the shadow). */
+DECLARE_STATIC_KEY_MAYBE(CONFIG_SCHED_RUST_CFS_SHADOW, sched_rust_pick_debug_key);
+
+/**
+ * sched_rust_set() - select the implementation of a piece
+ * @piece: the piece
+ * @rust: true for Rust, false for C
+ *
+ * Context: process context; may sleep (static key update).
+ */
+void sched_rust_set(enum sched_rust_piece piece, bool rust);
+
+/**
+ * sched_rust_pick_debug_update() - follow sched_rust_pick_stats_on and
+ * sched_rust_pick_shadow_on in sched_rust_pick_debug_key
+ *
+ * Context: process context; may sleep (static key update).
+ */
+void sched_rust_pick_debug_update(void);
 
 extern bool sched_rust_pick_stats_on;
 extern bool sched_rust_pick_shadow_on;

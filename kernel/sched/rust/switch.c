@@ -3,9 +3,9 @@
  * Runtime selection between the C and the Rust implementation of each piece
  * of CONFIG_SCHED_RUST_CFS.
  *
- * Each piece has a read-mostly flag, true when Rust is selected (see
- * sched_rust.h for why not a static key). The C bodies stay compiled: they are
- * the oracle of the parity tests and the baseline of the benchmarks.
+ * Each piece has a static key, true when Rust is selected (see sched_rust.h).
+ * The C bodies stay compiled: they are the oracle of the parity tests and the
+ * baseline of the benchmarks.
  *
  *   sched_rust_cfs=on|off|<piece>[,<piece>...]   boot parameter; the pieces
  *                                                listed run on Rust, the
@@ -31,6 +31,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/init.h>
+#include <linux/jump_label.h>
 #include <linux/kstrtox.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -41,13 +42,11 @@
 
 #include "../sched.h"
 
-struct sched_rust_switch sched_rust_switch __read_mostly = {
-	.tg_state	= true,
-	.pick		= true,
-	.llc		= true,
-	/* The shadow check is on from the first pick when built in. */
-	.pick_debug	= IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW),
-};
+DEFINE_STATIC_KEY_TRUE(sched_rust_tg_state_key);
+DEFINE_STATIC_KEY_TRUE(sched_rust_pick_key);
+DEFINE_STATIC_KEY_TRUE(sched_rust_llc_key);
+/* The shadow check is on from the first pick when built in. */
+DEFINE_STATIC_KEY_MAYBE(CONFIG_SCHED_RUST_CFS_SHADOW, sched_rust_pick_debug_key);
 
 bool sched_rust_pick_stats_on;
 bool sched_rust_pick_shadow_on = IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW);
@@ -60,22 +59,46 @@ static DEFINE_MUTEX(rust_sched_debug_mutex);
 
 struct rust_sched_piece {
 	const char *name;
-	bool *rust;
+	struct static_key_true *key;
 };
 
 static const struct rust_sched_piece rust_sched_pieces[] = {
 #ifdef CONFIG_FAIR_GROUP_SCHED
-	{ "tg_state", &sched_rust_switch.tg_state },
+	{ "tg_state", &sched_rust_tg_state_key },
 #endif
-	{ "pick", &sched_rust_switch.pick },
+	{ "pick", &sched_rust_pick_key },
 #ifdef CONFIG_SCHED_CACHE
-	{ "llc", &sched_rust_switch.llc },
+	{ "llc", &sched_rust_llc_key },
 #endif
 };
 
+static bool rust_sched_piece_rust(const struct rust_sched_piece *piece)
+{
+	return static_key_enabled(piece->key);
+}
+
 static void rust_sched_piece_set(const struct rust_sched_piece *piece, bool rust)
 {
-	WRITE_ONCE(*piece->rust, rust);
+	if (rust)
+		static_branch_enable(piece->key);
+	else
+		static_branch_disable(piece->key);
+}
+
+void sched_rust_set(enum sched_rust_piece piece, bool rust)
+{
+	static struct static_key_true * const keys[] = {
+		[SCHED_RUST_TG_STATE]	= &sched_rust_tg_state_key,
+		[SCHED_RUST_PICK]	= &sched_rust_pick_key,
+		[SCHED_RUST_LLC]	= &sched_rust_llc_key,
+	};
+
+	if (WARN_ON_ONCE(piece >= ARRAY_SIZE(keys)))
+		return;
+	if (rust)
+		static_branch_enable(keys[piece]);
+	else
+		static_branch_disable(keys[piece]);
 }
 
 static const struct rust_sched_piece *rust_sched_piece_find(const char *name)
@@ -120,7 +143,7 @@ static ssize_t rust_sched_piece_read(struct file *file, char __user *ubuf,
 				     size_t cnt, loff_t *ppos)
 {
 	const struct rust_sched_piece *piece = file_inode(file)->i_private;
-	const char *val = READ_ONCE(*piece->rust) ? "rust\n" : "c\n";
+	const char *val = rust_sched_piece_rust(piece) ? "rust\n" : "c\n";
 
 	return simple_read_from_buffer(ubuf, cnt, ppos, val, strlen(val));
 }
@@ -155,10 +178,12 @@ static const struct file_operations rust_sched_piece_fops = {
 	.llseek	= default_llseek,
 };
 
-static void rust_sched_pick_debug_update(void)
+void sched_rust_pick_debug_update(void)
 {
-	WRITE_ONCE(sched_rust_switch.pick_debug,
-		   sched_rust_pick_stats_on || sched_rust_pick_shadow_on);
+	if (READ_ONCE(sched_rust_pick_stats_on) || READ_ONCE(sched_rust_pick_shadow_on))
+		static_branch_enable(&sched_rust_pick_debug_key);
+	else
+		static_branch_disable(&sched_rust_pick_debug_key);
 }
 
 static int rust_sched_bool_write(const char __user *ubuf, size_t cnt, bool *val)
@@ -224,7 +249,7 @@ static ssize_t rust_sched_pick_stats_write(struct file *file, const char __user 
 			       sizeof(struct rust_sched_pick_stats));
 	}
 	WRITE_ONCE(sched_rust_pick_stats_on, on);
-	rust_sched_pick_debug_update();
+	sched_rust_pick_debug_update();
 	return cnt;
 }
 
@@ -261,7 +286,7 @@ static ssize_t rust_sched_shadow_write(struct file *file, const char __user *ubu
 
 	guard(mutex)(&rust_sched_debug_mutex);
 	WRITE_ONCE(sched_rust_pick_shadow_on, on);
-	rust_sched_pick_debug_update();
+	sched_rust_pick_debug_update();
 	return cnt;
 }
 
@@ -320,7 +345,7 @@ void __init rust_sched_init_debugfs(struct dentry *parent)
 		debugfs_create_file(piece->name, 0644, dir, (void *)piece,
 				    &rust_sched_piece_fops);
 		pr_info("sched_rust_cfs: %s on %s\n", piece->name,
-			*piece->rust ? "Rust" : "C");
+			rust_sched_piece_rust(piece) ? "Rust" : "C");
 	}
 
 	debugfs_create_file("pick_stats", 0644, dir, NULL, &rust_sched_pick_stats_fops);
