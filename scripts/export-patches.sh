@@ -76,7 +76,7 @@ C ones on the same machine, in the same boot, without a rebuild.
 
 Add CONFIG_SCHED_RUST_CFS and kernel/sched/rust/switch.c: one static key
 per piece, set by the boot parameter sched_rust_cfs=, by files in
-/sys/kernel/debug/sched/rust_cfs/ and by sched_rust_set(). The C
+/sys/kernel/debug/sched/rust_cfs/. The C
 implementations stay compiled as the reference." \
 	Kconfig.snippet:kernel/sched/rust/Kconfig \
 	kernel/sched/rust/Makefile:kernel/sched/rust/Makefile \

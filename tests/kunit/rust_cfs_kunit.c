@@ -319,7 +319,10 @@ static void rust_cfs_switch_test(struct kunit *test)
 	sched_rust_pick_debug_update();
 
 	for (rust = 0; rust < 2; rust++) {
-		sched_rust_set(SCHED_RUST_PICK, rust);
+		if (rust)
+			static_branch_enable(&sched_rust_pick_key);
+		else
+			static_branch_disable(&sched_rust_pick_key);
 		KUNIT_EXPECT_EQ(test, sched_rust_pick(), rust);
 
 		c0 = pick_stats_sum(0);
@@ -333,7 +336,10 @@ static void rust_cfs_switch_test(struct kunit *test)
 
 	WRITE_ONCE(sched_rust_pick_stats_on, was_stats);
 	sched_rust_pick_debug_update();
-	sched_rust_set(SCHED_RUST_PICK, was_rust);
+	if (was_rust)
+		static_branch_enable(&sched_rust_pick_key);
+	else
+		static_branch_disable(&sched_rust_pick_key);
 }
 
 /*

@@ -114,32 +114,17 @@ void sched_tg_init_cfs_bandwidth(struct task_group *tg, struct task_group *paren
  * Runtime switch: which pieces run on Rust, one static key per piece (true:
  * Rust), so that the hot paths test a patched jump. Set with the boot
  * parameter sched_rust_cfs= and the debugfs files in
- * /sys/kernel/debug/sched/rust_cfs/, or with sched_rust_set().
+ * /sys/kernel/debug/sched/rust_cfs/, or static_branch_enable()/_disable().
  *
  * Under QEMU's multi-threaded TCG, a CPU has been seen to execute a stale
  * int3 after another CPU flipped a static key; the project's scripts run
  * QEMU single-threaded (-accel tcg,thread=single).
  */
-enum sched_rust_piece {
-	SCHED_RUST_TG_STATE,	/* piece 1: the per-CPU cfs_tg_state */
-	SCHED_RUST_PICK,	/* piece 2: the EEVDF pick */
-	SCHED_RUST_LLC,		/* piece 3: the LLC occupancy accounting */
-};
-
-DECLARE_STATIC_KEY_TRUE(sched_rust_tg_state_key);
-DECLARE_STATIC_KEY_TRUE(sched_rust_pick_key);
-DECLARE_STATIC_KEY_TRUE(sched_rust_llc_key);
+DECLARE_STATIC_KEY_TRUE(sched_rust_tg_state_key);	/* the per-CPU cfs_tg_state */
+DECLARE_STATIC_KEY_TRUE(sched_rust_pick_key);		/* the EEVDF pick */
+DECLARE_STATIC_KEY_TRUE(sched_rust_llc_key);		/* the LLC occupancy accounting */
 /* Route statistics or the shadow check are on (on from boot with the shadow). */
 DECLARE_STATIC_KEY_MAYBE(CONFIG_SCHED_RUST_CFS_SHADOW, sched_rust_pick_debug_key);
-
-/**
- * sched_rust_set() - select the implementation of a piece
- * @piece: the piece
- * @rust: true for Rust, false for C
- *
- * Context: process context; may sleep (static key update).
- */
-void sched_rust_set(enum sched_rust_piece piece, bool rust);
 
 /**
  * sched_rust_pick_debug_update() - follow sched_rust_pick_stats_on and

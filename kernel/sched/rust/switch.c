@@ -85,22 +85,6 @@ static void rust_sched_piece_set(const struct rust_sched_piece *piece, bool rust
 		static_branch_disable(piece->key);
 }
 
-void sched_rust_set(enum sched_rust_piece piece, bool rust)
-{
-	static struct static_key_true * const keys[] = {
-		[SCHED_RUST_TG_STATE]	= &sched_rust_tg_state_key,
-		[SCHED_RUST_PICK]	= &sched_rust_pick_key,
-		[SCHED_RUST_LLC]	= &sched_rust_llc_key,
-	};
-
-	if (WARN_ON_ONCE(piece >= ARRAY_SIZE(keys)))
-		return;
-	if (rust)
-		static_branch_enable(keys[piece]);
-	else
-		static_branch_disable(keys[piece]);
-}
-
 static const struct rust_sched_piece *rust_sched_piece_find(const char *name)
 {
 	int i;
