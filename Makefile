@@ -13,12 +13,15 @@
 #   make patches  export an upstream-style patch series (git format-patch)
 #   make lint     rustfmtcheck, a CLIPPY=1 build, checkpatch on patches/
 #   make check-off  CONFIG_SCHED_RUST_CFS=n: fair.o equals the pristine one
+#   make check-inline  the main kernel: no call into Rust left on hot paths
+#   make check-rust-min  build the Rust code with the kernel's minimum rustc
 #   make clean    remove the build directories (keeps the kernel source)
 
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all main test test-kasan bench kunit kunit-uml patches setup fetch overlay lint check-off clean
+.PHONY: all main test test-kasan bench kunit kunit-uml patches setup fetch overlay lint check-off \
+	check-inline check-rust-min clean
 
 all: main
 
@@ -57,6 +60,12 @@ lint:
 
 check-off:
 	@$(S)/check-off.sh
+
+check-inline:
+	@$(S)/run.sh check-inline
+
+check-rust-min:
+	@$(S)/check-rust-min.sh
 
 clean:
 	@. $(S)/common.sh; rm -rf "$$CACHE"/build-* "$$CACHE"/boot-* "$$CACHE"/stage

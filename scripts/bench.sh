@@ -71,32 +71,45 @@ QEMU_EXTRA="-plugin $plugin,begin=$begin,end=$end -d plugin -D $ilog" \
 	"$TOP/scripts/boot.sh" main rsc.mode=icount >/dev/null || true
 grep -q '^RSC: DONE' "$con" || die "the instruction-counting boot did not finish; console: $con"
 echo
-echo "Instructions per call (QEMU TCG plugin, whole batch incl. loop, median of rounds):"
 # Batches run case by case (table order, but for tg_alloc_free, which sleeps
 # and has no markers), 2 per round, the side alternating: rust = side ^ (round & 1).
-sed -n 's/^RSC: bench //p' "$con" | awk 'NR > 2 && $1 != "tg_alloc_free" && $2 != "could" { print $1 }' \
-	> "$CACHE/boot-main/icount.cases"
-rounds=$(sed -n 's/^RSC: bench # \([0-9]*\) rounds x \([0-9]*\) calls.*/\1/p' "$con")
-batch=$(sed -n 's/^RSC: bench # \([0-9]*\) rounds x \([0-9]*\) calls.*/\2/p' "$con")
+bench=$(sed -n 's/^RSC: bench //p' "$con")
+! grep -q 'could not prepare' <<< "$bench" ||
+	die "a benchmark case could not prepare its state: $(grep 'could not prepare' <<< "$bench")"
+awk 'NR > 2 && $1 != "tg_alloc_free" { print $1 }' <<< "$bench" > "$CACHE/boot-main/icount.cases"
+rounds=$(sed -n 's/^# \([0-9]*\) rounds x \([0-9]*\) calls.*/\1/p' <<< "$bench")
+batch=$(sed -n 's/^# \([0-9]*\) rounds x \([0-9]*\) calls.*/\2/p' <<< "$bench")
+ncases=$(wc -l < "$CACHE/boot-main/icount.cases")
+ncounts=$(grep -c '^icount ' "$ilog" || true)
+[ -n "$rounds" ] && [ -n "$batch" ] && [ "$ncases" -gt 1 ] ||
+	die "no benchmark table in the console: $con"
+head -n1 "$CACHE/boot-main/icount.cases" | grep -qx empty ||
+	die "the first benchmark case is not the empty calibration batch"
+[ "$ncounts" = $(( ncases * rounds * 2 )) ] ||
+	die "the plugin counted $ncounts batches, expected $ncases cases x $rounds rounds x 2 = $(( ncases * rounds * 2 )) ($ilog)"
+echo "Instructions per call (QEMU TCG plugin, median of $rounds rounds of $batch calls per side)."
+echo "raw: the whole batch / calls; net: minus the empty batch (loop, markers, clock reads)."
 awk -v rounds="$rounds" -v batch="$batch" '
 	FNR == NR { cases[n++] = $1; next }
 	$1 == "icount" { d[k++] = $2 }
 	END {
-		printf "%-14s %10s %10s %8s\n", "case", "C", "Rust", "Rust/C"
+		printf "%-18s %9s %9s %9s %9s %8s\n", "case", "C raw", "Rust raw", "C net", "Rust net", "Rust/C"
 		for (c = 0; c < n; c++) {
 			nc = nr = 0
 			for (r = 0; r < rounds; r++)
 				for (s = 0; s < 2; s++) {
 					i = c * rounds * 2 + r * 2 + s
-					if (i >= k) continue
 					rust = (s + r) % 2
 					if (rust) vr[nr++] = d[i]; else vc[nc++] = d[i]
 				}
-			if (!nc || !nr) continue
 			asort_(vc, nc); asort_(vr, nr)
-			mc = vc[int(nc / 2)] / batch; mr = vr[int(nr / 2)] / batch
-			printf "%-14s %10.1f %10.1f %8.3f\n", cases[c], mc, mr, mc ? mr / mc : 0
+			mc = vc[int(nc / 2)]; mr = vr[int(nr / 2)]
+			if (c == 0) { e = (mc + mr) / 2; continue }
+			nc_ = (mc - e) / batch; nr_ = (mr - e) / batch
+			printf "%-18s %9.1f %9.1f %9.1f %9.1f %8.3f\n", cases[c], mc / batch, mr / batch,
+				nc_, nr_, nc_ > 0 ? nr_ / nc_ : 0
 		}
+		printf "%-18s %9.1f (per call of the empty batch, subtracted)\n", "empty", e / batch
 	}
 	function asort_(a, m,   i, j, t) {
 		for (i = 0; i < m; i++) for (j = i + 1; j < m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }

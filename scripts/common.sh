@@ -5,8 +5,10 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${RUST_SCHED_CFS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rust-sched-cfs}
-# Pinned toolchain: a newer stable on a fresh machine must not change the build.
-RUST_TOOLCHAIN=${RUST_TOOLCHAIN:-1.95.0}
+# Pinned toolchain: rustc 1.86.0 is built on LLVM 19.1.7, the LLVM of clang-19, so
+# Rust and C bitcode can be linked and inlined across the language boundary.
+# A newer stable on a fresh machine must not change the build.
+RUST_TOOLCHAIN=${RUST_TOOLCHAIN:-1.86.0}
 BINDGEN_VERSION=0.72.1
 LLVM_SUFFIX=-19
 KSERIES=7.3

@@ -3,7 +3,8 @@
 #
 # Style gates: rustfmtcheck on the overlaid tree, a CLIPPY=1 build of the
 # main kernel (warnings in the project's files fail), and checkpatch.pl on
-# the exported patch series (scripts/export-patches.sh).
+# the exported patch series (scripts/export-patches.sh), and a build of the
+# Rust code with the kernel's minimum rustc (scripts/check-rust-min.sh).
 
 . "$(dirname "$0")/common.sh"
 
@@ -28,4 +29,6 @@ printf '%s\n' "$out" | grep -E '^(total|WARNING|ERROR|CHECK)'
 if printf '%s\n' "$out" | grep '^total:' | grep -qv 'total: 0 errors, 0 warnings, 0 checks'; then
 	die "checkpatch found problems in the exported series"
 fi
+log "build with the kernel's minimum rustc"
+"$TOP/scripts/check-rust-min.sh"
 log "lint clean"

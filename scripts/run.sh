@@ -9,7 +9,7 @@
 
 . "$(dirname "$0")/common.sh"
 
-job=${1:?usage: run.sh main|test|test-kasan|build-main}
+job=${1:?usage: run.sh main|test|test-kasan|build-main|check-inline}
 S=$TOP/scripts
 
 versions() {
@@ -29,10 +29,16 @@ build-main)
 	;;
 main)
 	stage "build main kernel" "$S/build.sh" main
+	stage "check inlining" "$S/check-inline.sh" main
 	stage "boot main kernel" "$S/boot.sh" main
+	;;
+check-inline)
+	stage "build main kernel" "$S/build.sh" main
+	stage "check inlining" "$S/check-inline.sh" main
 	;;
 test)
 	stage "build test kernel" "$S/build.sh" test
+	stage "check inlining" "$S/check-inline.sh" test
 	stage "boot test kernel" "$S/boot.sh" test
 	;;
 test-kasan)

@@ -343,6 +343,43 @@ static void rust_cfs_switch_test(struct kunit *test)
 }
 
 /*
+ * The boot parameter sched_rust_cfs=: every documented form, and forms that
+ * a prefix match or kstrtobool() would have taken for on or off.
+ */
+static void rust_cfs_boot_param_test(struct kunit *test)
+{
+	int all = BIT(SCHED_RUST_PICK) |
+		  (IS_ENABLED(CONFIG_FAIR_GROUP_SCHED) ? BIT(SCHED_RUST_TG_STATE) : 0) |
+		  (IS_ENABLED(CONFIG_SCHED_CACHE) ? BIT(SCHED_RUST_LLC) : 0);
+	static const char * const bad[] = {
+		"", "1", "0", "y", "n", "yes", "true", "false", "onx", "of", "All",
+		"pick,", ",pick", "pick,,llc", "pick,bogus", "tg", "picks", "pick llc",
+	};
+	int i;
+
+	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("on"), all);
+	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("all"), all);
+	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("off"), 0);
+	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("none"), 0);
+	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("pick"), BIT(SCHED_RUST_PICK));
+	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("pick,pick"), BIT(SCHED_RUST_PICK));
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	/* "tg_state" starts with 't', which kstrtobool() reads as true. */
+	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("tg_state"), BIT(SCHED_RUST_TG_STATE));
+	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("tg_state,pick"),
+			BIT(SCHED_RUST_TG_STATE) | BIT(SCHED_RUST_PICK));
+#endif
+#ifdef CONFIG_SCHED_CACHE
+	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("llc"), BIT(SCHED_RUST_LLC));
+	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("llc,pick"),
+			BIT(SCHED_RUST_LLC) | BIT(SCHED_RUST_PICK));
+#endif
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, sched_rust_cfs_parse(bad[i]), -EINVAL,
+				    "sched_rust_cfs=%s", bad[i]);
+}
+
+/*
  * Random differential test: the C and the Rust pick, and the C and the Rust
  * eligibility test, on the same states.
  */
@@ -830,8 +867,15 @@ static void rust_cfs_llc_decay_test(struct kunit *test)
 			__update_mm_sched_c(rc, tc, now, period);
 			fc = div64_u64(NICE_0_LOAD * tc->runtime, rc->cpu_runtime + 1);
 		}
-		scoped_guard(raw_spinlock, &rr->cpu_epoch_lock)
-			fr = rust_sched_update_mm_sched(rr, tr, now, period);
+		/* Both Rust entry points: the update alone, and with the fraction. */
+		scoped_guard(raw_spinlock, &rr->cpu_epoch_lock) {
+			if (step & 1) {
+				fr = rust_sched_fraction_mm_sched(rr, tr, now, period);
+			} else {
+				rust_sched_update_mm_sched(rr, tr, now, period);
+				fr = div64_u64(NICE_0_LOAD * tr->runtime, rr->cpu_runtime + 1);
+			}
+		}
 
 		KUNIT_EXPECT_EQ_MSG(test, rc->cpu_epoch, rr->cpu_epoch, "step %d", step);
 		KUNIT_EXPECT_EQ_MSG(test, rc->cpu_epoch_next, rr->cpu_epoch_next, "step %d", step);
@@ -970,6 +1014,7 @@ static void rust_cfs_llc_avg_scale_test(struct kunit *test)
 
 static struct kunit_case rust_cfs_parity_cases[] = {
 	KUNIT_CASE(rust_cfs_switch_test),
+	KUNIT_CASE(rust_cfs_boot_param_test),
 	KUNIT_CASE_PARAM(rust_cfs_pick_branch_test, eevdf_cases_gen_params),
 	KUNIT_CASE_SLOW(rust_cfs_pick_random_test),
 #ifdef CONFIG_FAIR_GROUP_SCHED

@@ -242,6 +242,7 @@ fn heap_search<'a>(cfs: &CfsRqView<'a>, elig: &Eligibility) -> Option<&'a SchedE
 ///
 /// `cfs_rq` must be valid, and its runqueue lock held for the duration of the call.
 #[export]
+#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_vruntime_eligible(
     cfs_rq: *mut ffi::cfs_rq,
     vruntime: u64,
@@ -258,6 +259,7 @@ pub unsafe extern "C" fn rust_sched_vruntime_eligible(
 ///
 /// `cfs_rq` must be valid, and its runqueue lock held for the duration of the call.
 #[export]
+#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_pick_eevdf(
     cfs_rq: *mut ffi::cfs_rq,
     protect: bool,

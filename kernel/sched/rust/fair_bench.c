@@ -11,8 +11,16 @@
  *
  * Each case runs ROUNDS rounds; a round times one batch of BATCH calls of
  * each side, with interrupts off (but for the group allocation, which
- * sleeps), the order alternating between rounds. The
- * table gives the median and the 10th-90th percentile spread of the time
+ * sleeps), the order alternating between rounds. Both sides are called
+ * through the same call site, the dispatch fair.c itself uses
+ * (vruntime_eligible(), pick_eevdf(), account_llc_enqueue()/_dequeue(),
+ * fraction_mm_sched(), alloc_fair_sched_group()/free_fair_sched_group()),
+ * with the piece's switch set to the side being measured before the batch
+ * and restored after the case: neither side gets an inlining advantage the
+ * scheduler does not have. A case "empty" runs the loop without a call; the
+ * instruction counts of make bench subtract it.
+ *
+ * The table gives the median and the 10th-90th percentile spread of the time
  * per call in nanoseconds (ktime, so TCG wall time under QEMU), and the ratio
  * of the Rust median to the C median.
  */
@@ -24,8 +32,8 @@
 
 #define BENCH_ROUNDS	31
 #define BENCH_BATCH	2000
-#define BENCH_MAX_SE	1024
-#define BENCH_OUT_SIZE	4096
+#define BENCH_MAX_SE	1025	/* 1024 queued and curr */
+#define BENCH_OUT_SIZE	8192
 
 struct rust_bench {
 	struct rq rq;
@@ -56,8 +64,47 @@ static noinline __used void rust_bench_mark_end(void)
 static char *rust_bench_out;
 
 enum rust_bench_kind {
-	BENCH_CALL, BENCH_FAST, BENCH_HEAP, BENCH_TG, BENCH_LLC, BENCH_DECAY,
+	BENCH_EMPTY, BENCH_CALL, BENCH_FAST, BENCH_HEAP, BENCH_TG, BENCH_LLC, BENCH_DECAY,
 };
+
+/*
+ * What cfs_rq->curr and cfs_rq->next are in a pick case, as the scheduler
+ * leaves them: curr is out of the tree and on the runqueue (running), or off
+ * it (going to sleep), with or without its protected slice; next is a
+ * queued, eligible entity.
+ */
+enum rust_bench_curr {
+	BENCH_NO_CURR,		/* curr = next = NULL */
+	BENCH_CURR,		/* curr running, slice used up */
+	BENCH_CURR_PROTECT,	/* curr running within its protected slice */
+	BENCH_CURR_SLEEP,	/* curr dequeued (on_rq = 0) */
+	BENCH_NEXT,		/* curr running, a next buddy set */
+};
+
+/* The static key of the piece a case measures. */
+static struct static_key_true *rust_bench_key(enum rust_bench_kind kind)
+{
+	switch (kind) {
+	case BENCH_TG:
+		return &sched_rust_tg_state_key;
+	case BENCH_LLC:
+	case BENCH_DECAY:
+		return &sched_rust_llc_key;
+	default:
+		return &sched_rust_pick_key;
+	}
+}
+
+/* Route the piece of @kind to Rust or C; process context (it sleeps). */
+static void rust_bench_switch(enum rust_bench_kind kind, bool rust)
+{
+	struct static_key_true *key = rust_bench_key(kind);
+
+	if (rust)
+		static_branch_enable(key);
+	else
+		static_branch_disable(key);
+}
 
 /* Group allocations sleep (the per-CPU allocator takes a mutex): fewer calls. */
 #define BENCH_TG_BATCH	100
@@ -70,23 +117,25 @@ static u64 rust_bench_rnd64(struct rust_bench *b)
 /*
  * Fill the runqueue with @nr entities of random weight and key through the
  * real __enqueue_entity(); retry until the leftmost entity is eligible (fast
- * path) or not (heap search), as @kind asks.
+ * path) or not (heap search), as @kind asks. Then set curr and next as @curr
+ * asks; curr is one more entity, out of the tree as a running one is.
  */
-static bool rust_bench_prepare(struct rust_bench *b, int nr, enum rust_bench_kind kind)
+static bool rust_bench_prepare(struct rust_bench *b, int nr, enum rust_bench_kind kind,
+			       enum rust_bench_curr curr)
 {
 	struct cfs_rq *cfs_rq = &b->rq.cfs;
 	bool want_fast = kind != BENCH_HEAP;
 	int tries, i;
 
 	for (tries = 0; tries < 1000; tries++) {
-		struct sched_entity *first;
+		struct sched_entity *first, *cse;
 
 		memset(&b->rq, 0, sizeof(b->rq));
 		init_cfs_rq(cfs_rq);
 #ifdef CONFIG_FAIR_GROUP_SCHED
 		cfs_rq->rq = &b->rq;
 #endif
-		for (i = 0; i < nr; i++) {
+		for (i = 0; i <= nr; i++) {
 			struct sched_entity *se = &b->se[i];
 			u32 prio = prandom_u32_state(&b->rnd) % 40;
 			s64 key = (s64)(rust_bench_rnd64(b) % (2 << 24)) - (1 << 24);
@@ -101,15 +150,49 @@ static bool rust_bench_prepare(struct rust_bench *b, int nr, enum rust_bench_kin
 			 */
 			se->deadline = want_fast ? se->vruntime + slice :
 				       cfs_rq->zero_vruntime - 4 * key + slice;
+			se->vprot = se->vruntime;
 			se->on_rq = 1;
-			__enqueue_entity(cfs_rq, se);
+			/* The last one is curr: not in the tree. */
+			if (i < nr)
+				__enqueue_entity(cfs_rq, se);
 		}
-		cfs_rq->h_nr_queued = nr;
+		cfs_rq->h_nr_queued = nr + (curr != BENCH_NO_CURR);
 		first = __pick_first_entity(cfs_rq);
 		if (!first)
 			return false;
-		if (!!vruntime_eligible_c(cfs_rq, first->vruntime) == want_fast)
+		if (!!vruntime_eligible_c(cfs_rq, first->vruntime) != want_fast)
+			continue;
+		if (curr == BENCH_NO_CURR)
 			return true;
+
+		cse = &b->se[nr];
+		cfs_rq->curr = cse;
+		/* curr is eligible (or the pick would ignore it) but first or not. */
+		if (!vruntime_eligible_c(cfs_rq, cse->vruntime))
+			continue;
+		switch (curr) {
+		case BENCH_CURR_PROTECT:
+			cse->vprot = cse->vruntime + (1 << 20);
+			break;
+		case BENCH_CURR_SLEEP:
+			cse->on_rq = 0;
+			break;
+		case BENCH_NEXT:
+			/* An eligible queued entity other than the leftmost. */
+			for (i = nr - 1; i > 0; i--) {
+				if (vruntime_eligible_c(cfs_rq, b->se[i].vruntime) &&
+				    &b->se[i] != first) {
+					cfs_rq->next = &b->se[i];
+					break;
+				}
+			}
+			if (!cfs_rq->next)
+				continue;
+			break;
+		default:
+			break;
+		}
+		return true;
 	}
 	return false;
 }
@@ -123,20 +206,15 @@ static int rust_bench_cmp(const void *a, const void *b)
 
 #ifdef CONFIG_FAIR_GROUP_SCHED
 /* alloc_fair_sched_group() + free_fair_sched_group() below the root group. */
-static noinline u64 rust_bench_tg_batch(struct task_group *tg, bool rust)
+static noinline u64 rust_bench_tg_batch(struct task_group *tg)
 {
 	u64 t0 = ktime_get_ns();
 	int i;
 
 	for (i = 0; i < BENCH_TG_BATCH; i++) {
 		memset(tg, 0, sizeof(*tg));
-		if (rust) {
-			rust_sched_alloc_fair_sched_group(tg, &root_task_group);
-			rust_sched_free_fair_sched_group(tg);
-		} else {
-			alloc_fair_sched_group_c(tg, &root_task_group);
-			free_fair_sched_group_c(tg);
-		}
+		alloc_fair_sched_group(tg, &root_task_group);
+		free_fair_sched_group(tg);
 	}
 	return ktime_get_ns() - t0;
 }
@@ -156,8 +234,7 @@ struct rust_bench_llc {
 	struct task_struct *p;
 };
 
-static noinline u64 rust_bench_llc_batch(struct rust_bench_llc *l, enum rust_bench_kind kind,
-					 bool rust)
+static noinline u64 rust_bench_llc_batch(struct rust_bench_llc *l, enum rust_bench_kind kind)
 {
 	unsigned long flags, sink = 0;
 	u64 t0, t1;
@@ -165,28 +242,20 @@ static noinline u64 rust_bench_llc_batch(struct rust_bench_llc *l, enum rust_ben
 
 	local_irq_save(flags);
 	rcu_read_lock();
-	raw_spin_lock(&l->rq.cpu_epoch_lock);
 	rust_bench_mark_begin();
 	t0 = ktime_get_ns();
 	for (i = 0; i < BENCH_BATCH; i++) {
 		barrier();
-		if (kind == BENCH_LLC && rust) {
-			rust_sched_account_llc_enqueue(&l->rq, l->p);
-			rust_sched_account_llc_dequeue(&l->rq, l->p);
-		} else if (kind == BENCH_LLC) {
-			account_llc_enqueue_c(&l->rq, l->p);
-			account_llc_dequeue_c(&l->rq, l->p);
-		} else if (rust) {
-			sink += rust_sched_update_mm_sched(&l->rq, &l->t, jiffies,
-							   llc_epoch_period);
+		if (kind == BENCH_LLC) {
+			account_llc_enqueue(&l->rq, l->p);
+			account_llc_dequeue(&l->rq, l->p);
 		} else {
-			__update_mm_sched_c(&l->rq, &l->t, jiffies, llc_epoch_period);
-			sink += div64_u64(NICE_0_LOAD * l->t.runtime, l->rq.cpu_runtime + 1);
+			/* Takes rq->cpu_epoch_lock, as task_cache_work() does. */
+			sink += fraction_mm_sched(&l->rq, &l->t);
 		}
 	}
 	t1 = ktime_get_ns();
 	rust_bench_mark_end();
-	raw_spin_unlock(&l->rq.cpu_epoch_lock);
 	rcu_read_unlock();
 	local_irq_restore(flags);
 	OPTIMIZER_HIDE_VAR(sink);
@@ -215,6 +284,7 @@ static struct rust_bench_llc *rust_bench_llc_prepare(void)
 		return NULL;
 	}
 	raw_spin_lock_init(&l->rq.cpu_epoch_lock);
+	INIT_LIST_HEAD(&l->rq.cfs_tasks);
 	l->sd->llc_counts = l->counts;
 	l->sd->llc_max = ARRAY_SIZE(l->counts);
 	RCU_INIT_POINTER(l->rq.sd, l->sd);
@@ -227,7 +297,7 @@ static struct rust_bench_llc *rust_bench_llc_prepare(void)
 }
 #endif
 
-static noinline u64 rust_bench_batch(struct rust_bench *b, enum rust_bench_kind kind, bool rust)
+static noinline u64 rust_bench_batch(struct rust_bench *b, enum rust_bench_kind kind)
 {
 	struct cfs_rq *cfs_rq = &b->rq.cfs;
 	unsigned long flags, sink = 0;
@@ -241,12 +311,12 @@ static noinline u64 rust_bench_batch(struct rust_bench *b, enum rust_bench_kind 
 	for (i = 0; i < BENCH_BATCH; i++) {
 		/* Reload the state every call, as the scheduler would. */
 		barrier();
-		if (kind == BENCH_CALL)
-			sink += rust ? vruntime_eligible_rust(cfs_rq, v) :
-				       vruntime_eligible_c(cfs_rq, v);
+		if (kind == BENCH_EMPTY)
+			sink += v;
+		else if (kind == BENCH_CALL)
+			sink += vruntime_eligible(cfs_rq, v);
 		else
-			sink += (unsigned long)(rust ? pick_eevdf_rust(cfs_rq, true) :
-						       pick_eevdf_c(cfs_rq, true));
+			sink += (unsigned long)pick_eevdf(cfs_rq, true);
 	}
 	t1 = ktime_get_ns();
 	rust_bench_mark_end();
@@ -265,9 +335,10 @@ static void rust_bench_stats(u64 *ns, int batch, u64 *med, u64 *lo, u64 *hi)
 }
 
 static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char *name,
-			    enum rust_bench_kind kind, int nr)
+			    enum rust_bench_kind kind, int nr, enum rust_bench_curr curr)
 {
 	int r, side, batch = kind == BENCH_TG ? BENCH_TG_BATCH : BENCH_BATCH;
+	bool was_rust = static_key_enabled(rust_bench_key(kind));
 	u64 med[2], lo[2], hi[2], ratio;
 	struct task_group *tg = NULL;
 	void *llc = NULL;
@@ -282,30 +353,32 @@ static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char 
 #endif
 		if (!llc)
 			return;
-	} else if (!rust_bench_prepare(b, nr, kind)) {
-		seq_buf_printf(s, "%-14s could not prepare the state\n", name);
+	} else if (!rust_bench_prepare(b, nr, kind, curr)) {
+		seq_buf_printf(s, "%-16s could not prepare the state\n", name);
 		return;
 	}
 	for (r = 0; r < BENCH_ROUNDS; r++) {
 		for (side = 0; side < 2; side++) {
 			bool rust = side ^ (r & 1);
 
+			rust_bench_switch(kind, rust);
 #ifdef CONFIG_FAIR_GROUP_SCHED
 			if (kind == BENCH_TG) {
-				b->ns[rust][r] = rust_bench_tg_batch(tg, rust);
+				b->ns[rust][r] = rust_bench_tg_batch(tg);
 				continue;
 			}
 #endif
 #ifdef CONFIG_SCHED_CACHE
 			if (llc) {
-				b->ns[rust][r] = rust_bench_llc_batch(llc, kind, rust);
+				b->ns[rust][r] = rust_bench_llc_batch(llc, kind);
 				continue;
 			}
 #endif
-			b->ns[rust][r] = rust_bench_batch(b, kind, rust);
+			b->ns[rust][r] = rust_bench_batch(b, kind);
 		}
 		cond_resched();
 	}
+	rust_bench_switch(kind, was_rust);
 	kfree(tg);
 #ifdef CONFIG_SCHED_CACHE
 	rust_bench_llc_free(llc);
@@ -313,7 +386,7 @@ static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char 
 	for (side = 0; side < 2; side++)
 		rust_bench_stats(b->ns[side], batch, &med[side], &lo[side], &hi[side]);
 	ratio = div64_u64(med[1] * 1000, med[0] ?: 1);
-	seq_buf_printf(s, "%-14s", name);
+	seq_buf_printf(s, "%-16s", name);
 	for (side = 0; side < 2; side++)
 		seq_buf_printf(s, " %5llu.%llu [%llu.%llu-%llu.%llu]",
 			       med[side] / 10, med[side] % 10, lo[side] / 10, lo[side] % 10,
@@ -325,11 +398,23 @@ static int rust_bench_run(void)
 {
 	static const int fast_sizes[] = { 1, 2, 8, 64, 1024 };
 	static const int heap_sizes[] = { 2, 8, 64, 1024 };
+	static const int curr_sizes[] = { 8, 64 };
+	static const struct {
+		const char *name;
+		enum rust_bench_kind kind;
+		enum rust_bench_curr curr;
+	} curr_cases[] = {
+		{ "pick_curr",		BENCH_FAST, BENCH_CURR },
+		{ "pick_protect",	BENCH_FAST, BENCH_CURR_PROTECT },
+		{ "pick_sleep",		BENCH_FAST, BENCH_CURR_SLEEP },
+		{ "pick_next",		BENCH_FAST, BENCH_NEXT },
+		{ "pick_heap_curr",	BENCH_HEAP, BENCH_CURR },
+	};
 	struct rust_bench *b;
 	struct seq_buf s;
 	char name[32];
 	char *out;
-	int i;
+	int i, j;
 
 	b = vzalloc(sizeof(*b));
 	out = kzalloc(BENCH_OUT_SIZE, GFP_KERNEL);
@@ -342,22 +427,30 @@ static int rust_bench_run(void)
 	seq_buf_init(&s, out, BENCH_OUT_SIZE);
 	seq_buf_printf(&s, "# %d rounds x %d calls; ns per call: median [p10-p90]\n",
 		       BENCH_ROUNDS, BENCH_BATCH);
-	seq_buf_printf(&s, "%-14s %-22s %-22s %s\n", "case", "C", "Rust", "Rust/C");
+	seq_buf_printf(&s, "%-16s %-22s %-22s %s\n", "case", "C", "Rust", "Rust/C");
 
-	rust_bench_case(b, &s, "eligible_call", BENCH_CALL, 8);
+	rust_bench_case(b, &s, "empty", BENCH_EMPTY, 8, BENCH_NO_CURR);
+	rust_bench_case(b, &s, "eligible_call", BENCH_CALL, 8, BENCH_NO_CURR);
 	for (i = 0; i < ARRAY_SIZE(fast_sizes); i++) {
 		snprintf(name, sizeof(name), "pick_fast_%d", fast_sizes[i]);
-		rust_bench_case(b, &s, name, BENCH_FAST, fast_sizes[i]);
+		rust_bench_case(b, &s, name, BENCH_FAST, fast_sizes[i], BENCH_NO_CURR);
 	}
 	for (i = 0; i < ARRAY_SIZE(heap_sizes); i++) {
 		snprintf(name, sizeof(name), "pick_heap_%d", heap_sizes[i]);
-		rust_bench_case(b, &s, name, BENCH_HEAP, heap_sizes[i]);
+		rust_bench_case(b, &s, name, BENCH_HEAP, heap_sizes[i], BENCH_NO_CURR);
+	}
+	for (j = 0; j < ARRAY_SIZE(curr_cases); j++) {
+		for (i = 0; i < ARRAY_SIZE(curr_sizes); i++) {
+			snprintf(name, sizeof(name), "%s_%d", curr_cases[j].name, curr_sizes[i]);
+			rust_bench_case(b, &s, name, curr_cases[j].kind, curr_sizes[i],
+					curr_cases[j].curr);
+		}
 	}
 	if (IS_ENABLED(CONFIG_FAIR_GROUP_SCHED))
-		rust_bench_case(b, &s, "tg_alloc_free", BENCH_TG, 0);
+		rust_bench_case(b, &s, "tg_alloc_free", BENCH_TG, 0, BENCH_NO_CURR);
 	if (IS_ENABLED(CONFIG_SCHED_CACHE)) {
-		rust_bench_case(b, &s, "llc_enq_deq", BENCH_LLC, 0);
-		rust_bench_case(b, &s, "llc_occupancy", BENCH_DECAY, 0);
+		rust_bench_case(b, &s, "llc_enq_deq", BENCH_LLC, 0, BENCH_NO_CURR);
+		rust_bench_case(b, &s, "llc_occupancy", BENCH_DECAY, 0, BENCH_NO_CURR);
 	}
 	vfree(b);
 

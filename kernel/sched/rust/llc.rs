@@ -10,9 +10,9 @@
 //! ([`RqLlc`], [`TaskLlc`], [`RqEpoch`], [`CacheTime`]) stand for that lock being held. The
 //! scan state ([`LlcScan`]) and the average ([`RunningAvg`]) belong to the one scanning task.
 //!
-//! Counters that C decrements blindly are decremented here only if that cannot take them below
-//! zero: an unpaired dequeue is reported once and leaves the counter at zero instead of wrapping
-//! it. On every paired sequence the results are the C ones.
+//! Counters that C decrements blindly are decremented here the same way, so that every sequence
+//! of calls C can make gives C's results, unpaired ones included; a decrement of a counter that
+//! is 0 also warns once (`WARN_ON`), which the boot test catches.
 
 use kernel::prelude::*;
 use kernel::sched::{
@@ -34,28 +34,27 @@ use kernel::sync::atomic::{
     Atomic, //
 };
 
-/// Set once an unpaired decrement was caught, so that it is reported once.
-static UNPAIRED_REPORTED: Atomic<i32> = Atomic::new(0);
-
-/// Reports, once, that the counter `what` was about to go below zero.
+/// Reports an unpaired decrement of `nr_llc_running` (it was 0), once.
 #[cold]
 #[inline(never)]
-fn report_unpaired(what: &str) {
-    // ORDERING: A statistic-like once flag; nothing is published through it.
-    if UNPAIRED_REPORTED.xchg(1, Relaxed) == 0 {
-        pr_warn!("unpaired LLC accounting: {} would go below 0\n", what);
+fn unpaired_nr_llc_running() {
+    static WARNED: Atomic<i32> = Atomic::new(0);
+
+    // ORDERING: A once flag; nothing is published through it.
+    if WARNED.xchg(1, Relaxed) == 0 {
+        kernel::warn_on!(true);
     }
 }
 
-/// Returns `v - 1`, or reports the unpaired decrement and returns 0 if `v` is 0.
-#[inline]
-fn dec_or_report(v: u32, what: &str) -> u32 {
-    match v.checked_sub(1) {
-        Some(v) => v,
-        None => {
-            report_unpaired(what);
-            0
-        }
+/// Reports an unpaired decrement of `nr_pref_llc_running` (it was 0), once.
+#[cold]
+#[inline(never)]
+fn unpaired_nr_pref_llc_running() {
+    static WARNED: Atomic<i32> = Atomic::new(0);
+
+    // ORDERING: A once flag; nothing is published through it.
+    if WARNED.xchg(1, Relaxed) == 0 {
+        kernel::warn_on!(true);
     }
 }
 
@@ -75,14 +74,16 @@ pub(crate) fn pref_llc_running_inc(rq: &mut RqLlc<'_>, p: &TaskLlc<'_>) {
     }
 }
 
-/// Equivalent to `pref_llc_running_dec()`, never going below zero.
+/// Equivalent to `pref_llc_running_dec()`; an unpaired decrement also warns once.
 #[inline]
 pub(crate) fn pref_llc_running_dec(rq: &mut RqLlc<'_>, p: &TaskLlc<'_>) {
     if task_pref_llc_runnable(p) {
-        rq.set_nr_pref_llc_running(dec_or_report(
-            rq.nr_pref_llc_running(),
-            "nr_pref_llc_running",
-        ));
+        let n = rq.nr_pref_llc_running();
+        if n == 0 {
+            unpaired_nr_pref_llc_running();
+        }
+        // C decrements blindly: an unpaired decrement wraps there, and here.
+        rq.set_nr_pref_llc_running(n.wrapping_sub(1));
     }
 }
 
@@ -113,7 +114,12 @@ pub(crate) fn account_llc_dequeue(rq: &mut RqLlc<'_>, p: &mut TaskLlc<'_>) {
         return;
     };
 
-    rq.set_nr_llc_running(dec_or_report(rq.nr_llc_running(), "nr_llc_running"));
+    let n = rq.nr_llc_running();
+    if n == 0 {
+        unpaired_nr_llc_running();
+    }
+    // C decrements blindly: an unpaired decrement wraps there, and here.
+    rq.set_nr_llc_running(n.wrapping_sub(1));
     if p.pref_llc_queued() {
         // Skipped if still delayed (`set_delayed()` already took it out); clearing the flag
         // keeps `clear_delayed()` from adding it back.
@@ -219,6 +225,7 @@ fn decay_store(rq: &mut RqEpoch<'_>, t: &mut CacheTime<'_>, d: &Decay) {
 /// `rq` and `p` must be valid, and the lock of `rq`, on which `p` is being queued, held with
 /// interrupts disabled.
 #[export]
+#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_account_llc_enqueue(
     rq: *mut ffi::rq,
     p: *mut ffi::task_struct,
@@ -236,6 +243,7 @@ pub unsafe extern "C" fn rust_sched_account_llc_enqueue(
 ///
 /// As for [`rust_sched_account_llc_enqueue`], `p` being dequeued from `rq`.
 #[export]
+#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_account_llc_dequeue(
     rq: *mut ffi::rq,
     p: *mut ffi::task_struct,
@@ -253,6 +261,7 @@ pub unsafe extern "C" fn rust_sched_account_llc_dequeue(
 ///
 /// As for [`rust_sched_account_llc_enqueue`], `p` being queued on `rq`.
 #[export]
+#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_pref_llc_running(
     rq: *mut ffi::rq,
     p: *mut ffi::task_struct,
@@ -269,14 +278,48 @@ pub unsafe extern "C" fn rust_sched_pref_llc_running(
     }
 }
 
-/// C entry point of [`update_mm_sched`]; returns [`fraction`] of the result.
+/// Runs [`update_mm_sched`] on `rq` and `t` at `now` (jiffies) with `period`, writing back only
+/// what changed, and returns the decay state.
+#[inline(always)]
+fn update_mm_sched_at(rq: &mut RqEpoch<'_>, t: &mut CacheTime<'_>, now: c_ulong, period: c_uint) -> Decay {
+    let mut d = decay_load(rq, t);
+    // Most samples fall within an epoch: nothing to write back then.
+    if update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period) {
+        decay_store(rq, t, &d);
+    }
+    d
+}
+
+/// C entry point of [`update_mm_sched`], for `__update_mm_sched()`.
 ///
 /// # Safety
 ///
 /// `rq` and `pcpu` (the process's runtime on `rq`'s CPU) must be valid, and
 /// `rq->cpu_epoch_lock` held.
 #[export]
+#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_update_mm_sched(
+    rq: *mut ffi::rq,
+    pcpu: *mut ffi::sched_cache_time,
+    now: c_ulong,
+    period: c_uint,
+) {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    let mut rq = unsafe { RqEpoch::from_raw(rq) };
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    let mut t = unsafe { CacheTime::from_raw(pcpu) };
+
+    update_mm_sched_at(&mut rq, &mut t, now, period);
+}
+
+/// C entry point of [`update_mm_sched`] followed by [`fraction`], for `fraction_mm_sched()`.
+///
+/// # Safety
+///
+/// As for [`rust_sched_update_mm_sched`].
+#[export]
+#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
+pub unsafe extern "C" fn rust_sched_fraction_mm_sched(
     rq: *mut ffi::rq,
     pcpu: *mut ffi::sched_cache_time,
     now: c_ulong,
@@ -287,11 +330,7 @@ pub unsafe extern "C" fn rust_sched_update_mm_sched(
     // SAFETY: Guaranteed by the safety requirements of this function.
     let mut t = unsafe { CacheTime::from_raw(pcpu) };
 
-    let mut d = decay_load(&rq, &t);
-    // Most samples fall within an epoch: nothing to write back then.
-    if update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period) {
-        decay_store(&mut rq, &mut t, &d);
-    }
+    let d = update_mm_sched_at(&mut rq, &mut t, now, period);
     kernel::num::casts::arch::u64_as_usize(fraction(&d))
 }
 
@@ -357,6 +396,7 @@ pub(crate) fn update_avg_scale(avg: u64, sample: u64, llc_size: i32) -> u64 {
 ///
 /// `s` must be valid and used by nothing else during the call.
 #[export]
+#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_llc_scan_cpu(s: *mut LlcScan, cpu: c_int, occ: c_ulong) {
     // SAFETY: Guaranteed by the safety requirements of this function.
     llc_scan_cpu(unsafe { llc_scan_mut(s) }, cpu, occ);
@@ -368,6 +408,7 @@ pub unsafe extern "C" fn rust_sched_llc_scan_cpu(s: *mut LlcScan, cpu: c_int, oc
 ///
 /// As for [`rust_sched_llc_scan_cpu`].
 #[export]
+#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_llc_scan_llc_done(s: *mut LlcScan, pref_llc: bool) {
     // SAFETY: Guaranteed by the safety requirements of this function.
     llc_scan_llc_done(unsafe { llc_scan_mut(s) }, pref_llc);
@@ -379,6 +420,7 @@ pub unsafe extern "C" fn rust_sched_llc_scan_llc_done(s: *mut LlcScan, pref_llc:
 ///
 /// `s` must be valid and written by nothing during the call.
 #[export]
+#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_llc_scan_move(s: *const LlcScan) -> bool {
     // SAFETY: Guaranteed by the safety requirements of this function.
     llc_scan_move(unsafe { llc_scan_ref(s) })
@@ -390,6 +432,7 @@ pub unsafe extern "C" fn rust_sched_llc_scan_move(s: *const LlcScan) -> bool {
 ///
 /// `avg` must be valid, and the caller its only writer (the group's scanner).
 #[export]
+#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_update_avg_scale(avg: *mut u64, sample: u64, llc_size: c_int) {
     // SAFETY: Guaranteed by the safety requirements of this function.
     let mut avg = unsafe { RunningAvg::from_raw(avg) };

@@ -61,15 +61,18 @@ struct sched_statistics *rust_sched_group_se_stats(struct sched_entity *se);
 /*
  * Piece 3: the LLC occupancy accounting (CONFIG_SCHED_CACHE), with the
  * contracts of their C twins; the caller holds the rq lock, or for
- * rust_sched_update_mm_sched() rq->cpu_epoch_lock, which also returns the
- * fraction_mm_sched() of the updated state. now is jiffies; period is
+ * rust_sched_update_mm_sched() (__update_mm_sched()) and
+ * rust_sched_fraction_mm_sched() (the update and the division of
+ * fraction_mm_sched()) rq->cpu_epoch_lock. now is jiffies; period is
  * llc_epoch_period (0 counts as 1).
  */
 void rust_sched_account_llc_enqueue(struct rq *rq, struct task_struct *p);
 void rust_sched_account_llc_dequeue(struct rq *rq, struct task_struct *p);
 void rust_sched_pref_llc_running(struct rq *rq, struct task_struct *p, bool inc);
-unsigned long rust_sched_update_mm_sched(struct rq *rq, struct sched_cache_time *pcpu,
-					 unsigned long now, unsigned int period);
+void rust_sched_update_mm_sched(struct rq *rq, struct sched_cache_time *pcpu,
+				unsigned long now, unsigned int period);
+unsigned long rust_sched_fraction_mm_sched(struct rq *rq, struct sched_cache_time *pcpu,
+					   unsigned long now, unsigned int period);
 
 /**
  * struct sched_llc_scan - the preferred-LLC choice of task_cache_work()
@@ -120,6 +123,15 @@ void sched_tg_init_cfs_bandwidth(struct task_group *tg, struct task_group *paren
  * int3 after another CPU flipped a static key; the project's scripts run
  * QEMU single-threaded (-accel tcg,thread=single).
  */
+/* The pieces, as bits of the mask sched_rust_cfs_parse() returns. */
+enum sched_rust_piece {
+	SCHED_RUST_TG_STATE,
+	SCHED_RUST_PICK,
+	SCHED_RUST_LLC,
+};
+
+int sched_rust_cfs_parse(const char *str);
+
 DECLARE_STATIC_KEY_TRUE(sched_rust_tg_state_key);	/* the per-CPU cfs_tg_state */
 DECLARE_STATIC_KEY_TRUE(sched_rust_pick_key);		/* the EEVDF pick */
 DECLARE_STATIC_KEY_TRUE(sched_rust_llc_key);		/* the LLC occupancy accounting */

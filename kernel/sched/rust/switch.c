@@ -60,15 +60,16 @@ static DEFINE_MUTEX(rust_sched_debug_mutex);
 struct rust_sched_piece {
 	const char *name;
 	struct static_key_true *key;
+	enum sched_rust_piece bit;
 };
 
 static const struct rust_sched_piece rust_sched_pieces[] = {
 #ifdef CONFIG_FAIR_GROUP_SCHED
-	{ "tg_state", &sched_rust_tg_state_key },
+	{ "tg_state", &sched_rust_tg_state_key, SCHED_RUST_TG_STATE },
 #endif
-	{ "pick", &sched_rust_pick_key },
+	{ "pick", &sched_rust_pick_key, SCHED_RUST_PICK },
 #ifdef CONFIG_SCHED_CACHE
-	{ "llc", &sched_rust_llc_key },
+	{ "llc", &sched_rust_llc_key, SCHED_RUST_LLC },
 #endif
 };
 
@@ -85,40 +86,71 @@ static void rust_sched_piece_set(const struct rust_sched_piece *piece, bool rust
 		static_branch_disable(piece->key);
 }
 
-static const struct rust_sched_piece *rust_sched_piece_find(const char *name)
+/* The piece called @name (@len bytes, not NUL-terminated), or NULL. */
+static const struct rust_sched_piece *rust_sched_piece_find(const char *name, size_t len)
 {
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(rust_sched_pieces); i++) {
-		if (!strcmp(rust_sched_pieces[i].name, name))
+		if (strlen(rust_sched_pieces[i].name) == len &&
+		    !strncmp(rust_sched_pieces[i].name, name, len))
 			return &rust_sched_pieces[i];
 	}
 	return NULL;
 }
 
-static int __init setup_sched_rust_cfs(char *str)
+/**
+ * sched_rust_cfs_parse() - parse the value of sched_rust_cfs=
+ * @str: "on" or "all" (every piece on Rust), "off" or "none" (every piece on
+ *       C), or a comma-separated list of pieces (those on Rust, the others
+ *       on C), exactly
+ *
+ * Context: any; @str is not modified.
+ * Return: the pieces to run on Rust, as a mask of BIT(SCHED_RUST_*), or
+ * -EINVAL (with an error message naming the valid values) for anything else.
+ */
+int sched_rust_cfs_parse(const char *str)
 {
 	const struct rust_sched_piece *piece;
-	bool all;
-	char *tok;
-	int i;
-
-	if (!kstrtobool(str, &all) || !strcmp(str, "all") || !strcmp(str, "none")) {
-		all = all && strcmp(str, "none");
-		for (i = 0; i < ARRAY_SIZE(rust_sched_pieces); i++)
-			rust_sched_piece_set(&rust_sched_pieces[i], all);
-		return 1;
-	}
+	int i, mask = 0, all = 0;
+	const char *end;
+	size_t len;
 
 	for (i = 0; i < ARRAY_SIZE(rust_sched_pieces); i++)
-		rust_sched_piece_set(&rust_sched_pieces[i], false);
-	while ((tok = strsep(&str, ",")) != NULL) {
-		piece = rust_sched_piece_find(tok);
-		if (piece)
-			rust_sched_piece_set(piece, true);
-		else
-			pr_warn("sched_rust_cfs: unknown piece '%s'\n", tok);
-	}
+		all |= BIT(rust_sched_pieces[i].bit);
+	if (!strcmp(str, "on") || !strcmp(str, "all"))
+		return all;
+	if (!strcmp(str, "off") || !strcmp(str, "none"))
+		return 0;
+
+	do {
+		end = strchrnul(str, ',');
+		len = end - str;
+		piece = rust_sched_piece_find(str, len);
+		if (!piece) {
+			pr_err("sched_rust_cfs: unknown piece '%.*s'; valid: on, off, all, none, or a comma-separated list of:",
+			       (int)len, str);
+			for (i = 0; i < ARRAY_SIZE(rust_sched_pieces); i++)
+				pr_cont(" %s", rust_sched_pieces[i].name);
+			pr_cont("\n");
+			return -EINVAL;
+		}
+		mask |= BIT(piece->bit);
+		str = end + 1;
+	} while (*end);
+	return mask;
+}
+
+static int __init setup_sched_rust_cfs(char *str)
+{
+	int i, mask = sched_rust_cfs_parse(str);
+
+	/* A bad value leaves the default (every piece on Rust). */
+	if (mask < 0)
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(rust_sched_pieces); i++)
+		rust_sched_piece_set(&rust_sched_pieces[i],
+				     mask & BIT(rust_sched_pieces[i].bit));
 	return 1;
 }
 __setup("sched_rust_cfs=", setup_sched_rust_cfs);

@@ -385,7 +385,7 @@ impl NewTaskGroup<'_> {
 /// more, and its `cfs_rq` is null or was allocated for a `cfs_tg_state`, by C or Rust.
 pub unsafe fn take_state(tg: *mut bindings::task_group) -> Option<PerCpu<CfsTgState>> {
     // SAFETY: `tg` is valid and exclusively ours by the safety requirements.
-    let cfs_rq = unsafe { core::mem::take(&mut (*tg).cfs_rq) };
+    let cfs_rq = unsafe { core::mem::replace(&mut (*tg).cfs_rq, core::ptr::null_mut()) };
     if cfs_rq.is_null() {
         return None;
     }

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Check that the Rust pieces are inlined into fair.c's hot paths
+# (CONFIG_SCHED_RUST_CFS_INLINE): disassemble vmlinux of a built flavour and
+# fail if
+#   - any function calls one of the Rust entry points of a hot path (the
+#     eligibility test, the pick, the LLC accounting and the decay), or
+#   - a hot-path function of fair.c that exists as a symbol calls any
+#     rust_sched_* or rust_helper_* function.
+# Prints what it checked.
+#   scripts/check-inline.sh [flavour]      (default: main)
+
+. "$(dirname "$0")/common.sh"
+
+flavour=${1:-main}
+B=$CACHE/build-$flavour
+vmlinux=$B/vmlinux
+[ -f "$vmlinux" ] || die "no $vmlinux: build the $flavour kernel first"
+grep -q '^CONFIG_SCHED_RUST_CFS=y' "$B/.config" || die "$flavour: CONFIG_SCHED_RUST_CFS is off"
+if ! grep -q '^CONFIG_SCHED_RUST_CFS_INLINE=y' "$B/.config"; then
+	echo "check-inline: $flavour is built without CONFIG_SCHED_RUST_CFS_INLINE (rustc $(sed -n 's/^CONFIG_RUSTC_LLVM_VERSION=//p' "$B/.config") / clang LLVM $(sed -n 's/^CONFIG_CLANG_VERSION=//p' "$B/.config")); checking anyway"
+fi
+
+# The C-callable Rust functions on hot paths: #[inline(always)] with the option.
+hot_entries="rust_sched_vruntime_eligible rust_sched_pick_eevdf
+	rust_sched_account_llc_enqueue rust_sched_account_llc_dequeue
+	rust_sched_pref_llc_running rust_sched_update_mm_sched
+	rust_sched_fraction_mm_sched rust_sched_llc_scan_cpu
+	rust_sched_llc_scan_llc_done rust_sched_llc_scan_move
+	rust_sched_update_avg_scale"
+# Functions of fair.c on the paths that call them in 7.3 (most are inlined
+# into their callers; those that remain symbols are checked).
+hot_funcs="entity_eligible vruntime_eligible pick_eevdf pick_next_entity
+	pick_task_fair pick_next_task_fair __pick_next_task_fair
+	enqueue_task_fair dequeue_task_fair enqueue_entity dequeue_entity
+	dequeue_entities account_entity_enqueue account_entity_dequeue
+	account_llc_enqueue account_llc_dequeue set_delayed clear_delayed
+	finish_delayed_dequeue_entity requeue_delayed_entity set_next_entity
+	put_prev_entity check_preempt_wakeup_fair task_cache_work
+	fraction_mm_sched account_mm_sched __update_mm_sched update_curr
+	place_entity yield_task_fair task_tick_fair"
+
+dis=$B/vmlinux.dis
+if [ ! -f "$dis" ] || [ "$dis" -ot "$vmlinux" ]; then
+	llvm-objdump$LLVM_SUFFIX -d --no-show-raw-insn "$vmlinux" > "$dis.tmp"
+	mv "$dis.tmp" "$dis"
+fi
+
+# Every call instruction, as "<caller> <callee>".
+calls=$B/vmlinux.calls
+awk '
+	/^[0-9a-f]+ <.*>:$/ { f = $2; gsub(/[<>:]/, "", f); next }
+	/\tcall[q]?\t/ && match($0, /<[^>]*>/) {
+		t = substr($0, RSTART + 1, RLENGTH - 2); sub(/\+0x[0-9a-f]+$/, "", t)
+		print f, t
+	}' "$dis" > "$calls"
+[ -s "$calls" ] || die "no call instruction found in the disassembly of $vmlinux"
+
+fail=0
+present=()
+for e in $hot_entries; do
+	grep -q " $e\$" "$B/System.map" && present+=("$e")
+	n=$(awk -v e="$e" '$2 == e' "$calls" | wc -l)
+	if [ "$n" != 0 ]; then
+		echo "check-inline: FAIL: $n call(s) to $e:"
+		awk -v e="$e" '$2 == e { print "  from " $1 }' "$calls" | sort | uniq -c | head -n 10
+		fail=1
+	fi
+done
+checked=() gone=()
+for f in $hot_funcs; do
+	if awk -v f="$f" '$3 == f { found = 1 } END { exit !found }' "$B/System.map"; then
+		checked+=("$f")
+		bad=$(awk -v f="$f" '$1 == f && $2 ~ /^rust_(sched|helper)_/ { print $2 }' "$calls" | sort | uniq -c)
+		if [ -n "$bad" ]; then
+			echo "check-inline: FAIL: $f calls across the language boundary:"
+			echo "$bad" | sed 's/^/  /'
+			fail=1
+		fi
+	else
+		gone+=("$f")
+	fi
+done
+echo "check-inline: $flavour vmlinux, $(wc -l < "$calls") call instructions scanned"
+echo "  Rust hot entry points, called from nowhere: $(echo $hot_entries)"
+echo "    (still defined out of line, for other users: ${present[*]:-none})"
+echo "  fair.c functions with no rust_sched_*/rust_helper_* call: ${checked[*]}"
+echo "  inlined into their callers (no symbol): ${gone[*]:-none}"
+[ ${#checked[@]} -ge 5 ] || { echo "check-inline: FAIL: only ${#checked[@]} hot-path functions found as symbols"; fail=1; }
+if [ $fail != 0 ]; then
+	die "check-inline: the Rust pieces are called across the language boundary on hot paths"
+fi
+echo "check-inline: PASS"
