@@ -107,7 +107,7 @@ awk -v rounds="$rounds" -v batch="$batch" '
 			if (c == 0) { e = (mc + mr) / 2; continue }
 			nc_ = (mc - e) / batch; nr_ = (mr - e) / batch
 			printf "%-18s %9.1f %9.1f %9.1f %9.1f %8.3f\n", cases[c], mc / batch, mr / batch,
-				nc_, nr_, nc_ > 0 ? nr_ / nc_ : 0
+				nc_, nr_, (nc_ > 0 ? nr_ / nc_ : 0)
 		}
 		printf "%-18s %9.1f (per call of the empty batch, subtracted)\n", "empty", e / batch
 	}

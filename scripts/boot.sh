@@ -89,6 +89,14 @@ grep -q 'enabling cache aware scheduling' "$con" && echo "             cache-awa
 echo "pieces:      $(sed -n 's/^RSC: piece //p' "$con" | sort -u | tr '\n' ' ')"
 echo "workload:    $(rsc cgroups | sed 's/leaves/groups,/') leaves, $(rsc tasks) tasks; teardown: $(grep -q '^RSC: teardown done' "$con" && echo ok || echo missing)"
 sed -n 's/^RSC: stat /             /p' "$con"
+# print_task() (sched/debug) read under the workload with the pick on Rust.
+if grep -q '^RSC: cgroups ' "$con"; then
+	sdbg=$(rsc sched_debug)
+	echo "             sched/debug under load: ${sdbg:-missing}"
+	read -r _ reads _ lines _ pick <<< "${sdbg:-x 0 x 0 x none}"
+	[ "$reads" -ge 5 ] && [ "$lines" -gt 0 ] && [ "$pick" = rust ] ||
+		problems+=("sched/debug was not read under load with the pick on Rust: '${sdbg:-no sched_debug line}'")
+fi
 sed -n 's/^RSC: churn /             churn /p' "$con"
 pc=$(sed -n 's/^RSC: percpu_kb //p' "$con")
 [ -n "$pc" ] && echo "             Percpu (kB): $pc"

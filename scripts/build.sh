@@ -55,8 +55,11 @@ fi
 
 if grep -q '^CONFIG_SCHED_RUST_CFS_INLINE=y' "$B/.config"; then
 	log "cross-language inlining on: fair.c and the Rust crate are compiled as one LLVM module (rustc LLVM $(sed -n 's/^CONFIG_RUSTC_LLVM_VERSION=//p' "$B/.config") = clang $(sed -n 's/^CONFIG_CLANG_VERSION=//p' "$B/.config"))"
-else
-	log "WARNING: cross-language inlining off (CONFIG_SCHED_RUST_CFS_INLINE unset): rustc's LLVM $(sed -n 's/^CONFIG_RUSTC_LLVM_VERSION=//p' "$B/.config") and clang's $(sed -n 's/^CONFIG_CLANG_VERSION=//p' "$B/.config") must be the same version; fair.c calls the Rust pieces across the language boundary"
+elif grep -q '^CONFIG_SCHED_RUST_CFS=y' "$B/.config"; then
+	why="switched off in the configuration"
+	grep -q '^CONFIG_RUSTC_CLANG_LLVM_COMPATIBLE=y' "$B/.config" ||
+		why="rustc's LLVM ($(sed -n 's/^CONFIG_RUSTC_LLVM_VERSION=//p' "$B/.config")) is not clang's ($(sed -n 's/^CONFIG_CLANG_VERSION=//p' "$B/.config")); use the pinned rustc"
+	log "WARNING: cross-language inlining off (CONFIG_SCHED_RUST_CFS_INLINE unset: $why): fair.c calls the Rust pieces across the language boundary"
 fi
 log "building $flavour kernel in $B (log: $B/build.log)"
 rc=0
