@@ -2,9 +2,8 @@
 
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
-#include <linux/preempt.h>
 
-/* Per-CPU allocations and preemption, for rust/kernel/sched/percpu.rs. */
+/* Per-CPU allocations, for rust/kernel/sched/percpu.rs. */
 
 __rust_helper void __percpu *rust_helper___alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp)
 {
@@ -19,14 +18,4 @@ __rust_helper bool rust_helper_cpu_possible(unsigned int cpu)
 __rust_helper void *rust_helper_per_cpu_ptr(void __percpu *ptr, unsigned int cpu)
 {
 	return per_cpu_ptr(ptr, cpu);
-}
-
-__rust_helper void rust_helper_preempt_disable(void)
-{
-	preempt_disable();
-}
-
-__rust_helper void rust_helper_preempt_enable(void)
-{
-	preempt_enable();
 }

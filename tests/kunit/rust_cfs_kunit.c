@@ -108,6 +108,7 @@ static void eevdf_build(struct eevdf_fixture *f, struct eevdf_state *st)
 	unsigned int i, size_class = rnd_below(f, 100);
 
 	memset(f->rq, 0, sizeof(*f->rq));
+	raw_spin_lock_init(&f->rq->__lock);
 	init_cfs_rq(cfs_rq);
 #ifdef CONFIG_FAIR_GROUP_SCHED
 	cfs_rq->rq = f->rq;
@@ -166,9 +167,36 @@ static void eevdf_build(struct eevdf_fixture *f, struct eevdf_state *st)
  * CPU's pick runs, and under QEMU TCG that killed a CPU on a stale int3. The
  * random test turns the buddy off through the bodies' parameters instead.
  */
+/*
+ * The Rust entry points take the runqueue lock as held and check it with
+ * lockdep: the fake runqueue's lock is held around every call, as the
+ * scheduler holds the real one.
+ */
+static struct sched_entity *pick_rust_buddy(struct cfs_rq *cfs_rq, bool protect, bool buddy)
+{
+	struct rq *rq = rq_of(cfs_rq);
+	struct sched_entity *se;
+
+	raw_spin_rq_lock(rq);
+	se = __pick_eevdf_rust(cfs_rq, protect, buddy);
+	raw_spin_rq_unlock(rq);
+	return se;
+}
+
 static struct sched_entity *pick_rust(struct cfs_rq *cfs_rq, bool protect)
 {
-	return __pick_eevdf_rust(cfs_rq, protect, sched_feat(PICK_BUDDY));
+	return pick_rust_buddy(cfs_rq, protect, sched_feat(PICK_BUDDY));
+}
+
+static int eligible_rust(struct cfs_rq *cfs_rq, u64 vruntime)
+{
+	struct rq *rq = rq_of(cfs_rq);
+	int ret;
+
+	raw_spin_rq_lock(rq);
+	ret = vruntime_eligible_rust(cfs_rq, vruntime);
+	raw_spin_rq_unlock(rq);
+	return ret;
 }
 
 /*
@@ -257,6 +285,7 @@ static void rust_cfs_pick_branch_test(struct kunit *test)
 	int i;
 
 	memset(f->rq, 0, sizeof(*f->rq));
+	raw_spin_lock_init(&f->rq->__lock);
 	init_cfs_rq(cfs_rq);
 #ifdef CONFIG_FAIR_GROUP_SCHED
 	cfs_rq->rq = f->rq;
@@ -283,7 +312,7 @@ static void rust_cfs_pick_branch_test(struct kunit *test)
 
 	expect = c->expect == -2 ? NULL : c->expect == -1 ? curr : &f->se[c->expect];
 	pc = __pick_eevdf_c(cfs_rq, c->protect, true);
-	pr = __pick_eevdf_rust(cfs_rq, c->protect, true);
+	pr = pick_rust_buddy(cfs_rq, c->protect, true);
 	KUNIT_EXPECT_EQ(test, pick_eevdf_route(cfs_rq, c->protect, true), c->route);
 	KUNIT_EXPECT_PTR_EQ_MSG(test, pc, expect, "C");
 	KUNIT_EXPECT_PTR_EQ_MSG(test, pr, expect, "Rust");
@@ -310,6 +339,7 @@ static void rust_cfs_switch_test(struct kunit *test)
 	struct eevdf_fixture *f = test->priv;
 	bool was_rust = static_key_enabled(&sched_rust_pick_key);
 	bool was_stats = sched_rust_pick_stats_on;
+	struct sched_entity *se;
 	unsigned long c0, r0;
 	struct eevdf_state st;
 	int rust;
@@ -327,7 +357,10 @@ static void rust_cfs_switch_test(struct kunit *test)
 
 		c0 = pick_stats_sum(0);
 		r0 = pick_stats_sum(1);
-		KUNIT_EXPECT_PTR_EQ(test, pick_eevdf(&f->rq->cfs, true),
+		raw_spin_rq_lock(f->rq);
+		se = pick_eevdf(&f->rq->cfs, true);
+		raw_spin_rq_unlock(f->rq);
+		KUNIT_EXPECT_PTR_EQ(test, se,
 				    rust ? pick_rust(&f->rq->cfs, true) :
 					   pick_eevdf_c(&f->rq->cfs, true));
 		/* Other CPUs pick too: only this implementation's count may grow. */
@@ -403,7 +436,7 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 			big++;
 		/* Rust gets the effective value: the C body ANDs in the feature. */
 		c = __pick_eevdf_c(cfs_rq, protect, pick_buddy);
-		r = __pick_eevdf_rust(cfs_rq, protect, pick_buddy && sched_feat(PICK_BUDDY));
+		r = pick_rust_buddy(cfs_rq, protect, pick_buddy && sched_feat(PICK_BUDDY));
 		nonnull += !!c;
 		if (c != r) {
 			fails++;
@@ -419,7 +452,7 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 			if (i == st.nr)
 				v = f->se[rnd_below(f, st.nr + 1)].min_vruntime;
 			KUNIT_EXPECT_EQ_MSG(test, vruntime_eligible_c(cfs_rq, v),
-					    vruntime_eligible_rust(cfs_rq, v),
+					    eligible_rust(cfs_rq, v),
 					    "state %u entity %u", n, i);
 		}
 	}
@@ -649,30 +682,37 @@ static void llc_realloc_counts(struct kunit *test, struct llc_state *st, unsigne
 	}
 }
 
+/* Both sides run under the fake runqueue's lock, which the Rust side checks. */
 static void llc_enqueue(int k, struct llc_side *s, int t)
 {
+	raw_spin_rq_lock(s->rq);
 	if (k)
 		rust_sched_account_llc_enqueue(s->rq, s->p[t]);
 	else
 		account_llc_enqueue_c(s->rq, s->p[t]);
+	raw_spin_rq_unlock(s->rq);
 }
 
 static void llc_dequeue(int k, struct llc_side *s, int t)
 {
+	raw_spin_rq_lock(s->rq);
 	if (k)
 		rust_sched_account_llc_dequeue(s->rq, s->p[t]);
 	else
 		account_llc_dequeue_c(s->rq, s->p[t]);
+	raw_spin_rq_unlock(s->rq);
 }
 
 static void llc_pref_running(int k, struct llc_side *s, int t, bool inc)
 {
+	raw_spin_rq_lock(s->rq);
 	if (k)
 		rust_sched_pref_llc_running(s->rq, s->p[t], inc);
 	else if (inc)
 		pref_llc_running_inc_c(s->rq, s->p[t]);
 	else
 		pref_llc_running_dec_c(s->rq, s->p[t]);
+	raw_spin_rq_unlock(s->rq);
 }
 
 /* One random valid operation, applied to both sides. */
@@ -787,6 +827,7 @@ static void rust_cfs_llc_accounting_test(struct kunit *test)
 		s->sd = kunit_kzalloc(test, sizeof(*s->sd), GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, s->rq);
 		KUNIT_ASSERT_NOT_NULL(test, s->sd);
+		raw_spin_lock_init(&s->rq->__lock);
 		RCU_INIT_POINTER(s->rq->sd, s->sd);
 		for (t = 0; t < LLC_TASKS; t++) {
 			s->p[t] = kunit_kzalloc(test, sizeof(*s->p[t]), GFP_KERNEL);

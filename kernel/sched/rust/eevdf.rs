@@ -20,7 +20,9 @@
 use kernel::prelude::*;
 use kernel::sched::{
     ffi,
+    rq_of,
     CfsRqView,
+    RqLocked,
     SchedEntity, //
 };
 
@@ -106,7 +108,7 @@ impl Eligibility {
 
     /// Computes the terms for the runqueue `cfs`.
     #[inline]
-    pub(crate) fn of(cfs: &CfsRqView<'_>) -> Self {
+    pub(crate) fn of(cfs: &CfsRqView) -> Self {
         let curr = cfs
             .curr()
             .filter(|curr| curr.on_rq())
@@ -153,7 +155,7 @@ impl Eligibility {
 /// Equivalent to `pick_eevdf()`; `pick_buddy` is `sched_feat(PICK_BUDDY)`.
 #[inline]
 pub(crate) fn pick_eevdf<'a>(
-    cfs: &CfsRqView<'a>,
+    cfs: &'a CfsRqView,
     protect: bool,
     pick_buddy: bool,
 ) -> Option<&'a SchedEntity> {
@@ -165,7 +167,7 @@ pub(crate) fn pick_eevdf<'a>(
         };
     }
 
-    pick_eevdf_many(*cfs, protect, pick_buddy)
+    pick_eevdf_many(cfs, protect, pick_buddy)
 }
 
 /// The part of [`pick_eevdf`] for more than one queued entity.
@@ -175,11 +177,10 @@ pub(crate) fn pick_eevdf<'a>(
 /// tail call.
 #[inline(never)]
 fn pick_eevdf_many<'a>(
-    cfs: CfsRqView<'a>,
+    cfs: &'a CfsRqView,
     protect: bool,
     pick_buddy: bool,
 ) -> Option<&'a SchedEntity> {
-    let cfs = &cfs;
     let first = cfs.leftmost();
     let curr = cfs.curr();
     let elig = Eligibility::of(cfs);
@@ -213,7 +214,7 @@ fn pick_eevdf_many<'a>(
 
 /// Finds the eligible entity with the earliest deadline using the `min_vruntime` augmentation.
 #[inline]
-fn heap_search<'a>(cfs: &CfsRqView<'a>, elig: &Eligibility) -> Option<&'a SchedEntity> {
+fn heap_search<'a>(cfs: &'a CfsRqView, elig: &Eligibility) -> Option<&'a SchedEntity> {
     let mut node = cfs.root();
 
     while let Some(se) = node {
@@ -247,10 +248,15 @@ pub unsafe extern "C" fn rust_sched_vruntime_eligible(
     cfs_rq: *mut ffi::cfs_rq,
     vruntime: u64,
 ) -> bool {
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let cfs = unsafe { CfsRqView::from_raw(cfs_rq) };
+    // SAFETY: `cfs_rq` is valid (safety requirements).
+    let rq = unsafe { rq_of(cfs_rq) };
+    // SAFETY: The caller holds the lock of `cfs_rq`'s runqueue for the call (safety
+    // requirements).
+    let locked = unsafe { RqLocked::assume_held(rq) };
+    // SAFETY: `cfs_rq` is a fair runqueue of `rq`, by `rq_of()`.
+    let cfs = unsafe { locked.cfs_rq(cfs_rq) };
 
-    Eligibility::of(&cfs).eligible(vruntime)
+    Eligibility::of(cfs).eligible(vruntime)
 }
 
 /// C entry point of [`pick_eevdf`].
@@ -265,10 +271,15 @@ pub unsafe extern "C" fn rust_sched_pick_eevdf(
     protect: bool,
     pick_buddy: bool,
 ) -> *mut ffi::sched_entity {
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let cfs = unsafe { CfsRqView::from_raw(cfs_rq) };
+    // SAFETY: `cfs_rq` is valid (safety requirements).
+    let rq = unsafe { rq_of(cfs_rq) };
+    // SAFETY: The caller holds the lock of `cfs_rq`'s runqueue for the call (safety
+    // requirements).
+    let locked = unsafe { RqLocked::assume_held(rq) };
+    // SAFETY: `cfs_rq` is a fair runqueue of `rq`, by `rq_of()`.
+    let cfs = unsafe { locked.cfs_rq(cfs_rq) };
 
-    pick_eevdf(&cfs, protect, pick_buddy).map_or(core::ptr::null_mut(), SchedEntity::as_raw)
+    pick_eevdf(cfs, protect, pick_buddy).map_or(core::ptr::null_mut(), SchedEntity::as_raw)
 }
 
 #[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]

@@ -6,8 +6,9 @@
 //! `update_avg_scale()` of `kernel/sched/fair.c`.
 //!
 //! The locks stay in C: the runqueue lock for the counters, `rq->cpu_epoch_lock` for the
-//! decayed runtimes. C takes them and calls in; the abstractions the entry points build
-//! ([`RqLlc`], [`TaskLlc`], [`RqEpoch`], [`CacheTime`]) stand for that lock being held. The
+//! decayed runtimes. C takes them and calls in; each entry point turns that into a proof token
+//! ([`RqLocked`], [`EpochLocked`]) and derives its views ([`RqLlc`], [`TaskLlc`], [`RqEpoch`],
+//! [`CacheTime`]) from it. The
 //! scan state ([`LlcScan`]) and the average ([`RunningAvg`]) belong to the one scanning task.
 //!
 //! Counters that C decrements blindly are decremented here the same way, so that every sequence
@@ -27,6 +28,8 @@ use kernel::sched::{
         RunningAvg,
         TaskLlc, //
     },
+    EpochLocked,
+    RqLocked,
     NICE_0_LOAD, //
 };
 use kernel::sync::atomic::{
@@ -62,13 +65,13 @@ fn unpaired_nr_pref_llc_running() {
 ///
 /// Equivalent to `task_pref_llc_runnable()`.
 #[inline]
-fn task_pref_llc_runnable(p: &TaskLlc<'_>) -> bool {
+fn task_pref_llc_runnable(p: &TaskLlc) -> bool {
     p.pref_llc_queued() && !p.sched_delayed()
 }
 
 /// Equivalent to `pref_llc_running_inc()`.
 #[inline]
-pub(crate) fn pref_llc_running_inc(rq: &mut RqLlc<'_>, p: &TaskLlc<'_>) {
+pub(crate) fn pref_llc_running_inc(rq: &RqLlc, p: &TaskLlc) {
     if task_pref_llc_runnable(p) {
         rq.set_nr_pref_llc_running(rq.nr_pref_llc_running().wrapping_add(1));
     }
@@ -76,7 +79,7 @@ pub(crate) fn pref_llc_running_inc(rq: &mut RqLlc<'_>, p: &TaskLlc<'_>) {
 
 /// Equivalent to `pref_llc_running_dec()`; an unpaired decrement also warns once.
 #[inline]
-pub(crate) fn pref_llc_running_dec(rq: &mut RqLlc<'_>, p: &TaskLlc<'_>) {
+pub(crate) fn pref_llc_running_dec(rq: &RqLlc, p: &TaskLlc) {
     if task_pref_llc_runnable(p) {
         let n = rq.nr_pref_llc_running();
         if n == 0 {
@@ -91,7 +94,7 @@ pub(crate) fn pref_llc_running_dec(rq: &mut RqLlc<'_>, p: &TaskLlc<'_>) {
 ///
 /// Equivalent to `account_llc_enqueue()`.
 #[inline]
-pub(crate) fn account_llc_enqueue(rq: &mut RqLlc<'_>, p: &mut TaskLlc<'_>) {
+pub(crate) fn account_llc_enqueue(rq: &RqLlc, p: &TaskLlc) {
     let pref = p.preferred_llc();
     let Ok(pref_llc) = u32::try_from(pref) else {
         return;
@@ -109,7 +112,7 @@ pub(crate) fn account_llc_enqueue(rq: &mut RqLlc<'_>, p: &mut TaskLlc<'_>) {
 ///
 /// Equivalent to `account_llc_dequeue()`.
 #[inline]
-pub(crate) fn account_llc_dequeue(rq: &mut RqLlc<'_>, p: &mut TaskLlc<'_>) {
+pub(crate) fn account_llc_dequeue(rq: &RqLlc, p: &TaskLlc) {
     let Ok(pref_llc) = u32::try_from(p.preferred_llc()) else {
         return;
     };
@@ -200,7 +203,7 @@ pub(crate) fn fraction(d: &Decay) -> u64 {
 }
 
 #[inline]
-fn decay_load(rq: &RqEpoch<'_>, t: &CacheTime<'_>) -> Decay {
+fn decay_load(rq: &RqEpoch, t: &CacheTime) -> Decay {
     let (epoch, epoch_next, cpu_runtime) = rq.get();
     let (runtime, pcpu_epoch) = t.get();
     Decay {
@@ -213,7 +216,7 @@ fn decay_load(rq: &RqEpoch<'_>, t: &CacheTime<'_>) -> Decay {
 }
 
 #[inline]
-fn decay_store(rq: &mut RqEpoch<'_>, t: &mut CacheTime<'_>, d: &Decay) {
+fn decay_store(rq: &RqEpoch, t: &CacheTime, d: &Decay) {
     rq.set(d.epoch, d.epoch_next, d.cpu_runtime);
     t.set(d.runtime, d.pcpu_epoch);
 }
@@ -230,11 +233,11 @@ pub unsafe extern "C" fn rust_sched_account_llc_enqueue(
     rq: *mut ffi::rq,
     p: *mut ffi::task_struct,
 ) {
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let mut rq = unsafe { RqLlc::from_raw(rq) };
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let mut p = unsafe { TaskLlc::from_raw(p) };
-    account_llc_enqueue(&mut rq, &mut p);
+    // SAFETY: The caller holds the lock of `rq` (safety requirements).
+    let locked = unsafe { RqLocked::assume_held(rq) };
+    // SAFETY: `p` is being queued on `rq` (safety requirements).
+    let p = unsafe { locked.task(p) };
+    account_llc_enqueue(locked.llc(), p);
 }
 
 /// C entry point of [`account_llc_dequeue`].
@@ -248,11 +251,11 @@ pub unsafe extern "C" fn rust_sched_account_llc_dequeue(
     rq: *mut ffi::rq,
     p: *mut ffi::task_struct,
 ) {
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let mut rq = unsafe { RqLlc::from_raw(rq) };
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let mut p = unsafe { TaskLlc::from_raw(p) };
-    account_llc_dequeue(&mut rq, &mut p);
+    // SAFETY: The caller holds the lock of `rq` (safety requirements).
+    let locked = unsafe { RqLocked::assume_held(rq) };
+    // SAFETY: `p` is being dequeued from `rq` (safety requirements).
+    let p = unsafe { locked.task(p) };
+    account_llc_dequeue(locked.llc(), p);
 }
 
 /// C entry point of [`pref_llc_running_inc`] (`inc`) and [`pref_llc_running_dec`] (`!inc`).
@@ -267,21 +270,21 @@ pub unsafe extern "C" fn rust_sched_pref_llc_running(
     p: *mut ffi::task_struct,
     inc: bool,
 ) {
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let mut rq = unsafe { RqLlc::from_raw(rq) };
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let p = unsafe { TaskLlc::from_raw(p) };
+    // SAFETY: The caller holds the lock of `rq` (safety requirements).
+    let locked = unsafe { RqLocked::assume_held(rq) };
+    // SAFETY: `p` is queued on `rq` (safety requirements).
+    let p = unsafe { locked.task(p) };
     if inc {
-        pref_llc_running_inc(&mut rq, &p);
+        pref_llc_running_inc(locked.llc(), p);
     } else {
-        pref_llc_running_dec(&mut rq, &p);
+        pref_llc_running_dec(locked.llc(), p);
     }
 }
 
 /// Runs [`update_mm_sched`] on `rq` and `t` at `now` (jiffies) with `period`, writing back only
 /// what changed, and returns the decay state.
 #[inline(always)]
-fn update_mm_sched_at(rq: &mut RqEpoch<'_>, t: &mut CacheTime<'_>, now: c_ulong, period: c_uint) -> Decay {
+fn update_mm_sched_at(rq: &RqEpoch, t: &CacheTime, now: c_ulong, period: c_uint) -> Decay {
     let mut d = decay_load(rq, t);
     // Most samples fall within an epoch: nothing to write back then.
     if update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period) {
@@ -304,12 +307,12 @@ pub unsafe extern "C" fn rust_sched_update_mm_sched(
     now: c_ulong,
     period: c_uint,
 ) {
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let mut rq = unsafe { RqEpoch::from_raw(rq) };
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let mut t = unsafe { CacheTime::from_raw(pcpu) };
+    // SAFETY: The caller holds `rq->cpu_epoch_lock` (safety requirements).
+    let locked = unsafe { EpochLocked::assume_held(rq) };
+    // SAFETY: `pcpu` is the runtime of a process on `rq`'s CPU (safety requirements).
+    let t = unsafe { locked.cache_time(pcpu) };
 
-    update_mm_sched_at(&mut rq, &mut t, now, period);
+    update_mm_sched_at(locked.epoch(), t, now, period);
 }
 
 /// C entry point of [`update_mm_sched`] followed by [`fraction`], for `fraction_mm_sched()`.
@@ -325,12 +328,12 @@ pub unsafe extern "C" fn rust_sched_fraction_mm_sched(
     now: c_ulong,
     period: c_uint,
 ) -> c_ulong {
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let mut rq = unsafe { RqEpoch::from_raw(rq) };
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let mut t = unsafe { CacheTime::from_raw(pcpu) };
+    // SAFETY: The caller holds `rq->cpu_epoch_lock` (safety requirements).
+    let locked = unsafe { EpochLocked::assume_held(rq) };
+    // SAFETY: `pcpu` is the runtime of a process on `rq`'s CPU (safety requirements).
+    let t = unsafe { locked.cache_time(pcpu) };
 
-    let d = update_mm_sched_at(&mut rq, &mut t, now, period);
+    let d = update_mm_sched_at(locked.epoch(), t, now, period);
     kernel::num::casts::arch::u64_as_usize(fraction(&d))
 }
 

@@ -53,11 +53,13 @@ void rust_sched_free_fair_sched_group(struct task_group *tg);
 void rust_sched_init_tg_cfs_entry(struct task_group *tg, struct cfs_rq *cfs_rq,
 				  struct sched_entity *se, int cpu,
 				  struct sched_entity *parent);
-/* Rust twins of the C accessors, for the parity tests. */
+#ifdef CONFIG_SCHED_RUST_CFS_KUNIT_TEST
+/* Rust twins of the C accessors, for the parity tests only. */
 struct cfs_rq *rust_sched_tg_cfs_rq(struct task_group *tg, int cpu);
 struct sched_entity *rust_sched_tg_se(struct task_group *tg, int cpu);
 struct sched_entity *rust_sched_cfs_rq_se(struct cfs_rq *cfs_rq);
 struct sched_statistics *rust_sched_group_se_stats(struct sched_entity *se);
+#endif
 /*
  * Piece 3: the LLC occupancy accounting (CONFIG_SCHED_CACHE), with the
  * contracts of their C twins; the caller holds the rq lock, or for
@@ -102,6 +104,10 @@ void rust_sched_llc_scan_llc_done(struct sched_llc_scan *s, bool pref_llc);
 bool rust_sched_llc_scan_move(const struct sched_llc_scan *s);
 /* Rust twin of update_avg_scale(), @llc_size being per_cpu(sd_llc_size, this CPU). */
 void rust_sched_update_avg_scale(u64 *avg, u64 sample, int llc_size);
+
+/* lockdep checks of the Rust lock tokens (CONFIG_LOCKDEP only). */
+void sched_rust_assert_rq_held(struct rq *rq);
+void sched_rust_assert_epoch_held(struct rq *rq);
 
 /* C helpers of fair.c that the Rust side calls (static there). */
 void sched_init_cfs_rq_runtime(struct cfs_rq *cfs_rq);

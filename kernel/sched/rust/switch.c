@@ -57,6 +57,21 @@ atomic_long_t rust_sched_llc_checks;
 atomic_long_t rust_sched_llc_violations;
 static DEFINE_MUTEX(rust_sched_debug_mutex);
 
+#ifdef CONFIG_LOCKDEP
+/* The lockdep checks of the Rust lock tokens (rust/kernel/sched/lock.rs). */
+void sched_rust_assert_rq_held(struct rq *rq)
+{
+	lockdep_assert_rq_held(rq);
+}
+
+#ifdef CONFIG_SCHED_CACHE
+void sched_rust_assert_epoch_held(struct rq *rq)
+{
+	lockdep_assert_held(&rq->cpu_epoch_lock);
+}
+#endif
+#endif /* CONFIG_LOCKDEP */
+
 struct rust_sched_piece {
 	const char *name;
 	struct static_key_true *key;

@@ -16,69 +16,47 @@ use kernel::sched::{
     ffi,
     group::{
         self,
-        CfsRqInit,
         CfsTgState,
-        GroupEntityInit,
         NewTaskGroup,
         ParentEntity,
-        TaskGroup, //
+        TaskGroup,
+        TgEntryInit, //
     },
-    percpu::{
-        possible_cpus,
-        PerCpu, //
-    },
+    percpu::PerCpu,
     NICE_0_LOAD, //
 };
 
-/// Links a group's `cfs_rq` and entity on `cpu` into the hierarchy, below `parent`.
+/// Links a group's `cfs_rq` and entity on one CPU into the hierarchy, below `parent`.
 ///
-/// Equivalent to `init_tg_cfs_entry()`. `se` is `None` for the root group. It runs for the root
-/// group in `sched_init()`, before any allocator works: it must not allocate, print or panic.
-pub(crate) fn init_tg_cfs_entry(
-    tg: *mut ffi::task_group,
-    cfs_rq: &mut CfsRqInit<'_>,
-    se: Option<&mut GroupEntityInit<'_>>,
-    cpu: CpuId,
-    parent: ParentEntity,
-) {
-    cfs_rq.set_group(tg, cpu);
-    cfs_rq.init_runtime();
+/// Equivalent to `init_tg_cfs_entry()`. It runs for the root group (no entity) in
+/// `sched_init()`, before any allocator works: it must not allocate, print or panic.
+pub(crate) fn init_tg_cfs_entry(entry: &mut TgEntryInit<'_>, parent: ParentEntity<'_>) {
+    entry.set_group();
+    entry.init_runtime();
 
-    let Some(se) = se else {
+    if !entry.has_entity() {
         return;
-    };
-    let (queue, depth) = match parent.my_q_and_depth() {
-        None => (group::rq_cfs(cpu), 0),
-        // C computes `parent->depth + 1` on an `int`.
-        Some((my_q, depth)) => (my_q, depth.wrapping_add(1)),
-    };
+    }
+    // C computes `parent->depth + 1` on an `int`; a top-level group's entity has depth 0.
+    let depth = parent.depth().map_or(0, |d| d.wrapping_add(1));
     // Group entities always have a weight.
-    se.link(parent, queue, depth, cfs_rq, NICE_0_LOAD);
+    entry.link(parent, depth, NICE_0_LOAD);
 }
 
 /// Allocates and initialises the per-CPU state of a new group below `parent`.
 ///
-/// Equivalent to `alloc_fair_sched_group()`.
+/// Equivalent to `alloc_fair_sched_group()`. On failure the group is left untouched.
 pub(crate) fn alloc_fair_sched_group(tg: &mut NewTaskGroup<'_>, parent: &TaskGroup) -> Result {
-    let mut state = PerCpu::<CfsTgState>::new(GFP_KERNEL)?;
+    let state = PerCpu::try_pin_init(GFP_KERNEL, |cpu| {
+        CfsTgState::new(tg, cpu, move |entry| {
+            entry.init_cfs_rq();
+            init_tg_cfs_entry(entry, parent.parent_entity(cpu));
+            entry.init_runnable_average();
+        })
+    })?;
 
     tg.set_shares(NICE_0_LOAD);
     tg.init_bandwidth(parent);
-    for cpu in possible_cpus() {
-        let Some(cpu_state) = state.get_mut(cpu) else {
-            continue;
-        };
-        let (mut cfs_rq, mut se) = cpu_state.parts();
-        cfs_rq.init();
-        init_tg_cfs_entry(
-            tg.as_raw(),
-            &mut cfs_rq,
-            Some(&mut se),
-            cpu,
-            parent.parent_entity(cpu),
-        );
-        se.init_runnable_average();
-    }
     tg.install(state);
     Ok(())
 }
@@ -94,9 +72,9 @@ pub unsafe extern "C" fn rust_sched_alloc_fair_sched_group(
     tg: *mut ffi::task_group,
     parent: *mut ffi::task_group,
 ) -> c_int {
-    // SAFETY: Guaranteed by the safety requirements of this function.
+    // SAFETY: `tg` is unpublished and ours for the call (safety requirements).
     let mut tg = unsafe { NewTaskGroup::from_raw(tg) };
-    // SAFETY: Guaranteed by the safety requirements of this function.
+    // SAFETY: `parent` is a valid, initialised group (safety requirements).
     let parent = unsafe { TaskGroup::from_raw(parent) };
 
     c_int::from(alloc_fair_sched_group(&mut tg, parent).is_ok())
@@ -110,7 +88,8 @@ pub unsafe extern "C" fn rust_sched_alloc_fair_sched_group(
 /// allocated by C or Rust, or whose allocation failed.
 #[export]
 pub unsafe extern "C" fn rust_sched_free_fair_sched_group(tg: *mut ffi::task_group) {
-    // SAFETY: Guaranteed by the safety requirements of this function.
+    // SAFETY: `tg` is being freed and unreachable; its state, if any, was allocated for it by C
+    // or Rust (safety requirements).
     drop(unsafe { group::take_state(tg) });
 }
 
@@ -118,9 +97,9 @@ pub unsafe extern "C" fn rust_sched_free_fair_sched_group(tg: *mut ffi::task_gro
 ///
 /// # Safety
 ///
-/// `tg` must be valid; `cfs_rq` and `se` (null for the root group) must be valid and not
-/// accessed by anyone else during the call; `parent` must be null or a valid initialised group
-/// entity; `cpu` must be a possible CPU.
+/// `tg` must be valid; `cfs_rq` and `se` (null for the root group) must be its valid state on
+/// `cpu`, not accessed by anyone else during the call; `parent` must be null or a valid
+/// initialised group entity; `cpu` must be a possible CPU.
 #[export]
 pub unsafe extern "C" fn rust_sched_init_tg_cfs_entry(
     tg: *mut ffi::task_group,
@@ -132,14 +111,14 @@ pub unsafe extern "C" fn rust_sched_init_tg_cfs_entry(
     let Some(cpu) = CpuId::from_i32(cpu) else {
         return;
     };
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let mut cfs_rq = unsafe { CfsRqInit::from_raw(cfs_rq) };
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    let mut se = (!se.is_null()).then(|| unsafe { GroupEntityInit::from_raw(se) });
-    // SAFETY: Guaranteed by the safety requirements of this function.
+    // SAFETY: `cfs_rq` and `se` are `tg`'s exclusive state on the possible CPU `cpu` for the
+    // call (safety requirements).
+    let mut entry = unsafe { TgEntryInit::from_raw(tg, cfs_rq, se, cpu) };
+    // SAFETY: `parent` is null or an initialised group entity that outlives the call (safety
+    // requirements).
     let parent = unsafe { ParentEntity::from_raw(parent) };
 
-    init_tg_cfs_entry(tg, &mut cfs_rq, se.as_mut(), cpu, parent);
+    init_tg_cfs_entry(&mut entry, parent);
 }
 
 /// Rust twin of `tg_cfs_rq()`, for the parity tests.
@@ -147,6 +126,7 @@ pub unsafe extern "C" fn rust_sched_init_tg_cfs_entry(
 /// # Safety
 ///
 /// `tg` must be a valid, initialised group and `cpu` a possible CPU.
+#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
 #[export]
 pub unsafe extern "C" fn rust_sched_tg_cfs_rq(
     tg: *mut ffi::task_group,
@@ -154,7 +134,9 @@ pub unsafe extern "C" fn rust_sched_tg_cfs_rq(
 ) -> *mut ffi::cfs_rq {
     // SAFETY: Guaranteed by the safety requirements of this function.
     let tg = unsafe { TaskGroup::from_raw(tg) };
-    CpuId::from_i32(cpu).map_or(core::ptr::null_mut(), |cpu| tg.cfs_rq(cpu))
+    CpuId::from_i32(cpu)
+        .and_then(|cpu| tg.cfs_rq(cpu))
+        .unwrap_or(core::ptr::null_mut())
 }
 
 /// Rust twin of `tg_se()`, for the parity tests.
@@ -162,6 +144,7 @@ pub unsafe extern "C" fn rust_sched_tg_cfs_rq(
 /// # Safety
 ///
 /// `tg` must be a valid, initialised group and `cpu` a possible CPU.
+#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
 #[export]
 pub unsafe extern "C" fn rust_sched_tg_se(
     tg: *mut ffi::task_group,
@@ -169,7 +152,9 @@ pub unsafe extern "C" fn rust_sched_tg_se(
 ) -> *mut ffi::sched_entity {
     // SAFETY: Guaranteed by the safety requirements of this function.
     let tg = unsafe { TaskGroup::from_raw(tg) };
-    CpuId::from_i32(cpu).map_or(core::ptr::null_mut(), |cpu| tg.se(cpu))
+    CpuId::from_i32(cpu)
+        .and_then(|cpu| tg.se(cpu))
+        .unwrap_or(core::ptr::null_mut())
 }
 
 /// Rust twin of `cfs_rq_se()`, for the parity tests.
@@ -177,6 +162,7 @@ pub unsafe extern "C" fn rust_sched_tg_se(
 /// # Safety
 ///
 /// `cfs_rq` must be valid and belong to a valid, initialised group.
+#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
 #[export]
 pub unsafe extern "C" fn rust_sched_cfs_rq_se(cfs_rq: *mut ffi::cfs_rq) -> *mut ffi::sched_entity {
     // SAFETY: Guaranteed by the safety requirements of this function.
@@ -188,6 +174,7 @@ pub unsafe extern "C" fn rust_sched_cfs_rq_se(cfs_rq: *mut ffi::cfs_rq) -> *mut 
 /// # Safety
 ///
 /// `se` must be the entity of a group's per-CPU state.
+#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
 #[export]
 pub unsafe extern "C" fn rust_sched_group_se_stats(
     se: *mut ffi::sched_entity,

@@ -31,7 +31,7 @@ impl SchedEntity {
     /// `ptr` must point to a valid `struct sched_entity`, and the lock of its runqueue must be
     /// held for `'a`. If the entity is in a runqueue's tree, the tree must be well formed.
     #[inline]
-    pub unsafe fn from_raw<'a>(ptr: *const bindings::sched_entity) -> &'a Self {
+    pub(super) unsafe fn from_raw<'a>(ptr: *const bindings::sched_entity) -> &'a Self {
         // CAST: `Self` is `repr(transparent)` over `Opaque<sched_entity>`, which has the layout
         // of `sched_entity`.
         let ptr = ptr.cast::<Self>();
@@ -49,7 +49,7 @@ impl SchedEntity {
     /// `node` must be null or the `run_node` of an entity that satisfies the safety
     /// requirements of [`SchedEntity::from_raw`] for `'a`.
     #[inline]
-    pub unsafe fn from_run_node<'a>(node: *mut bindings::rb_node) -> Option<&'a Self> {
+    pub(super) unsafe fn from_run_node<'a>(node: *mut bindings::rb_node) -> Option<&'a Self> {
         if node.is_null() {
             return None;
         }
@@ -78,56 +78,70 @@ impl SchedEntity {
     /// Returns the virtual runtime (`se->vruntime`).
     #[inline]
     pub fn vruntime(&self) -> u64 {
-        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        // SAFETY: `self` is a valid entity (type invariants); `vruntime` advances in
+        // `update_curr()` and is placed by `place_entity()`, both under the runqueue lock, which is
+        // held while `self` exists.
         unsafe { (*self.ptr()).vruntime }
     }
 
     /// Returns the virtual deadline (`se->deadline`), the key of the tree.
     #[inline]
     pub fn deadline(&self) -> u64 {
-        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        // SAFETY: `self` is a valid entity (type invariants); `deadline` is set by
+        // `update_deadline()` and `place_entity()` under the runqueue lock, which is held while
+        // `self` exists.
         unsafe { (*self.ptr()).deadline }
     }
 
     /// Returns the smallest `vruntime` in the subtree rooted at this entity (`se->min_vruntime`).
     #[inline]
     pub fn min_vruntime(&self) -> u64 {
-        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        // SAFETY: `self` is a valid entity (type invariants); the augmented `min_vruntime` is
+        // maintained by the tree callbacks of `__enqueue_entity()`/`__dequeue_entity()` under the
+        // runqueue lock, which is held while `self` exists.
         unsafe { (*self.ptr()).min_vruntime }
     }
 
     /// Returns the end of the protected part of the slice (`se->vprot`).
     #[inline]
     pub fn vprot(&self) -> u64 {
-        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        // SAFETY: `self` is a valid entity (type invariants); `vprot` is set by
+        // `set_protect_slice()`/`update_protect_slice()` under the runqueue lock, which is held
+        // while `self` exists.
         unsafe { (*self.ptr()).vprot }
     }
 
     /// Returns whether the entity is on its runqueue (`se->on_rq`).
     #[inline]
     pub fn on_rq(&self) -> bool {
-        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        // SAFETY: `self` is a valid entity (type invariants); `on_rq` changes only in enqueue and
+        // dequeue, under the runqueue lock, which is held while `self` exists.
         unsafe { (*self.ptr()).on_rq != 0 }
     }
 
     /// Returns whether the entity is queued but delayed for dequeue (`se->sched_delayed`).
     #[inline]
     pub fn sched_delayed(&self) -> bool {
-        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        // SAFETY: `self` is a valid entity (type invariants); `sched_delayed` changes only in
+        // `set_delayed()`/`clear_delayed()`, under the runqueue lock, which is held while `self`
+        // exists.
         unsafe { (*self.ptr()).sched_delayed != 0 }
     }
 
     /// Returns the hierarchical weight (`se->h_load.weight`) the EEVDF arithmetic uses.
     #[inline]
     pub fn h_weight(&self) -> u64 {
-        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        // SAFETY: `self` is a valid entity (type invariants); `h_load` is updated by
+        // `reweight_entity()` and the hierarchy updates under the runqueue lock, which is held
+        // while `self` exists.
         crate::num::casts::usize_as_u64(unsafe { (*self.ptr()).h_load.weight })
     }
 
     /// Returns the left child of this entity in the runqueue's tree.
     #[inline]
     pub fn left(&self) -> Option<&Self> {
-        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        // SAFETY: `self` is a valid entity (type invariants); the tree links change only under the
+        // runqueue lock, which is held while `self` exists.
         let node = unsafe { (*self.ptr()).run_node.rb_left };
         // SAFETY: By the type invariants, the children of a queued entity are valid entities of
         // the same tree, under the same lock, for as long as `self`.
@@ -137,7 +151,8 @@ impl SchedEntity {
     /// Returns the right child of this entity in the runqueue's tree.
     #[inline]
     pub fn right(&self) -> Option<&Self> {
-        // SAFETY: By the type invariants, the entity is valid and the field is stable.
+        // SAFETY: `self` is a valid entity (type invariants); the tree links change only under the
+        // runqueue lock, which is held while `self` exists.
         let node = unsafe { (*self.ptr()).run_node.rb_right };
         // SAFETY: As for `left()`.
         unsafe { Self::from_run_node(node) }

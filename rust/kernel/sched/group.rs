@@ -8,8 +8,13 @@
 //! entity `se` and that entity's statistics), allocated as one per-CPU object whose `cfs_rq` is
 //! first, so that `tg->cfs_rq`, the per-CPU pointer C code uses, is also the allocation. The
 //! root group instead points at the runqueues' own `cfs_rq`s and has no entity.
+//!
+//! A new group's state is built as a [`PerCpu<CfsTgState>`] by [`PerCpu::try_pin_init`]: every
+//! possible CPU's state is initialised in place, where it stays, because `init_cfs_rq_runtime()`
+//! makes list heads that point into it. [`NewTaskGroup::install`] takes only that type, so a
+//! group never gets a partly initialised state.
 
-use super::percpu::PerCpu;
+use super::percpu::{cpu_possible, PerCpu, PerCpuPtr};
 use crate::{
     bindings,
     cpu::CpuId,
@@ -26,8 +31,8 @@ crate::static_assert!(core::mem::offset_of!(bindings::cfs_tg_state, cfs_rq) == 0
 /// Equivalent to the kernel's `cpu_rq()`.
 #[inline]
 fn cpu_rq(cpu: CpuId) -> *mut bindings::rq {
-    // SAFETY: `runqueues` is a per-CPU variable, so its address is a valid per-CPU pointer, and
-    // every CPU below `nr_cpu_ids` has a runqueue.
+    // SAFETY: `runqueues` is a per-CPU variable, so its address is a valid per-CPU address, and
+    // every CPU below `nr_cpu_ids` has a runqueue; only an address is computed.
     unsafe { bindings::per_cpu_ptr((&raw mut bindings::runqueues).cast(), cpu.as_u32()) }.cast()
 }
 
@@ -47,8 +52,8 @@ unsafe fn state_of(cfs_rq: *mut bindings::cfs_rq) -> *mut bindings::cfs_tg_state
 /// # Invariants
 ///
 /// The task group is valid and fully initialised for the lifetime of the reference: its
-/// `cfs_rq` is a valid per-CPU pointer, to the runqueues' `cfs_rq`s for the root group and to an
-/// initialised per-CPU `cfs_tg_state` for every other group.
+/// `cfs_rq` is a valid per-CPU address, of the runqueues' `cfs_rq`s for the root group and of
+/// an initialised per-CPU `cfs_tg_state` for every other group.
 #[repr(transparent)]
 pub struct TaskGroup(Opaque<bindings::task_group>);
 
@@ -79,49 +84,46 @@ impl TaskGroup {
         core::ptr::eq(self.as_raw(), &raw const bindings::root_task_group)
     }
 
-    /// Returns the per-CPU `cfs_rq` pointer (`tg->cfs_rq`).
+    /// Returns the group's `cfs_rq` on `cpu` (`tg_cfs_rq()`), or `None` if `cpu` is not a
+    /// possible CPU.
     #[inline]
-    pub fn cfs_rq_percpu(&self) -> *mut bindings::cfs_rq {
-        // SAFETY: By the type invariants, the task group is valid.
-        unsafe { (*self.as_raw()).cfs_rq }
+    pub fn cfs_rq(&self, cpu: CpuId) -> Option<*mut bindings::cfs_rq> {
+        // SAFETY: The group is valid (type invariants); `tg->cfs_rq` is set before the group is
+        // published and not changed until it is freed.
+        let percpu = unsafe { (*self.as_raw()).cfs_rq };
+        cpu_possible(cpu).then(|| {
+            // SAFETY: `tg->cfs_rq` is a valid per-CPU address (type invariants) and `cpu` is
+            // possible, so this is the address of its instance on `cpu`.
+            unsafe { bindings::per_cpu_ptr(percpu.cast(), cpu.as_u32()) }.cast()
+        })
     }
 
-    /// Returns the group's `cfs_rq` on `cpu`.
-    ///
-    /// Equivalent to `tg_cfs_rq()`.
+    /// Returns the group's scheduling entity on `cpu` (`tg_se()`): `None` for the root group
+    /// or a CPU that is not possible.
     #[inline]
-    pub fn cfs_rq(&self, cpu: CpuId) -> *mut bindings::cfs_rq {
-        // SAFETY: By the type invariants, `tg->cfs_rq` is a valid per-CPU pointer (the caller of
-        // `tg_cfs_rq()` in C makes the same assumption about a group being used).
-        unsafe { bindings::per_cpu_ptr(self.cfs_rq_percpu().cast(), cpu.as_u32()) }.cast()
+    pub fn se(&self, cpu: CpuId) -> Option<*mut bindings::sched_entity> {
+        if self.is_root() {
+            return None;
+        }
+        // SAFETY: A non-root group's `cfs_rq`s are those of `cfs_tg_state`s (type invariants).
+        let state = unsafe { state_of(self.cfs_rq(cpu)?) };
+        // SAFETY: `state` is the live state on a possible CPU; only a field address is taken.
+        Some(unsafe { &raw mut (*state).se })
     }
 
     /// Returns the group's entity on `cpu`, as the parent of a child group's entity.
     #[inline]
-    pub fn parent_entity(&self, cpu: CpuId) -> ParentEntity {
+    pub fn parent_entity(&self, cpu: CpuId) -> ParentEntity<'_> {
         // INVARIANT: By the type invariants, the entity of a non-root group is initialised and
-        // lives as long as the group.
-        ParentEntity(self.se(cpu))
-    }
-
-    /// Returns the group's scheduling entity on `cpu`, or null for the root group.
-    ///
-    /// Equivalent to `tg_se()`.
-    #[inline]
-    pub fn se(&self, cpu: CpuId) -> *mut bindings::sched_entity {
-        if self.is_root() {
-            return core::ptr::null_mut();
+        // lives as long as the group, which outlives the borrow of `self`.
+        ParentEntity {
+            se: self.se(cpu).unwrap_or(core::ptr::null_mut()),
+            _group: PhantomData,
         }
-        // SAFETY: A non-root group's `cfs_rq`s are those of `cfs_tg_state`s (type invariants).
-        let state = unsafe { state_of(self.cfs_rq(cpu)) };
-        // SAFETY: `state` points into a live per-CPU allocation; only its address is taken.
-        unsafe { &raw mut (*state).se }
     }
 }
 
-/// Returns the group entity owning `cfs_rq`, or null for a runqueue's own `cfs_rq`.
-///
-/// Equivalent to `cfs_rq_se()`.
+/// Returns the group entity owning `cfs_rq` (`cfs_rq_se()`), or null for a runqueue's own.
 ///
 /// # Safety
 ///
@@ -137,9 +139,7 @@ pub unsafe fn cfs_rq_se(cfs_rq: *mut bindings::cfs_rq) -> *mut bindings::sched_e
     unsafe { &raw mut (*state_of(cfs_rq)).se }
 }
 
-/// Returns the statistics of the group entity `se`.
-///
-/// Equivalent to `__schedstats_from_se()` for a group entity.
+/// Returns the statistics of the group entity `se` (`__schedstats_from_se()`).
 ///
 /// # Safety
 ///
@@ -154,172 +154,209 @@ pub unsafe fn group_se_stats(se: *mut bindings::sched_entity) -> *mut bindings::
     unsafe { &raw mut (*state).stats }
 }
 
-/// The per-CPU state of a task group on one CPU (`struct cfs_tg_state`).
+/// A group's parent entity on one CPU, for `'a`: none when the parent is the root group.
 ///
-/// Allocated as a [`PerCpu<CfsTgState>`] and initialised in place, for every possible CPU,
-/// before it is handed to a group with [`NewTaskGroup::install`].
-#[repr(transparent)]
-pub struct CfsTgState(Opaque<bindings::cfs_tg_state>);
-
-// SAFETY: All-zero bytes are what C's `alloc_fair_sched_group()` starts from too: the per-CPU
-// allocator zero-fills, and every field is plain data or a pointer that may be null.
-unsafe impl Zeroable for CfsTgState {}
-
-impl CfsTgState {
-    /// Returns exclusive access to the `cfs_rq` and the entity of this state.
-    #[inline]
-    pub fn parts(&mut self) -> (CfsRqInit<'_>, GroupEntityInit<'_>) {
-        let state = self.0.get();
-        // INVARIANT: `&mut self` gives exclusive access to the state, hence to both of its
-        // disjoint fields, for as long as the borrow.
-        // SAFETY: Only field addresses of the valid state are taken.
-        unsafe {
-            (
-                CfsRqInit(&raw mut (*state).cfs_rq, PhantomData),
-                GroupEntityInit(&raw mut (*state).se, PhantomData),
-            )
-        }
-    }
+/// # Invariants
+///
+/// `se` is null (the parent is the root group) or the initialised entity of a non-root group,
+/// valid for `'a`.
+#[derive(Clone, Copy)]
+pub struct ParentEntity<'a> {
+    se: *mut bindings::sched_entity,
+    _group: PhantomData<&'a TaskGroup>,
 }
 
-/// A group's parent entity on one CPU: null when the parent is the root group.
-#[derive(Clone, Copy)]
-pub struct ParentEntity(*mut bindings::sched_entity);
-
-impl ParentEntity {
+impl ParentEntity<'_> {
     /// Wraps a raw parent entity pointer, as C passes it.
     ///
     /// # Safety
     ///
-    /// `se` must be null or a valid, initialised group entity that outlives the use.
+    /// `se` must be null or the initialised entity of a non-root group, valid for `'a`.
     #[inline]
-    pub unsafe fn from_raw(se: *mut bindings::sched_entity) -> Self {
-        Self(se)
-    }
-
-    /// Returns the raw pointer (null for the root group).
-    #[inline]
-    pub fn as_raw(self) -> *mut bindings::sched_entity {
-        self.0
+    pub unsafe fn from_raw<'a>(se: *mut bindings::sched_entity) -> ParentEntity<'a> {
+        // INVARIANT: Guaranteed by the safety requirements of this function.
+        ParentEntity {
+            se,
+            _group: PhantomData,
+        }
     }
 
     /// Returns the parent's own `cfs_rq` (`parent->my_q`) and depth, or `None` for the root.
     #[inline]
-    pub fn my_q_and_depth(self) -> Option<(*mut bindings::cfs_rq, i32)> {
-        if self.0.is_null() {
+    fn my_q_and_depth(self) -> Option<(*mut bindings::cfs_rq, i32)> {
+        if self.se.is_null() {
             return None;
         }
-        // SAFETY: A non-null parent is a valid initialised entity (type invariants).
-        Some(unsafe { ((*self.0).my_q, (*self.0).depth) })
+        // SAFETY: A non-null parent is a valid initialised entity (type invariants), whose
+        // `my_q` and `depth` are set when it is initialised and not changed after.
+        Some(unsafe { ((*self.se).my_q, (*self.se).depth) })
+    }
+
+    /// Returns the parent's depth, or `None` when the parent is the root group.
+    #[inline]
+    pub fn depth(self) -> Option<i32> {
+        self.my_q_and_depth().map(|(_, depth)| depth)
     }
 }
 
-/// Exclusive access to a `cfs_rq` being initialised.
+/// The per-CPU state of a task group on one CPU (`struct cfs_tg_state`).
+///
+/// Built in place by [`CfsTgState::new`] for every possible CPU of a [`PerCpu`], then handed to
+/// a group with [`NewTaskGroup::install`]. It is `!Unpin` (through [`Opaque`]): its bandwidth
+/// list heads point into it, so it never moves.
+#[repr(transparent)]
+pub struct CfsTgState(Opaque<bindings::cfs_tg_state>);
+
+impl CfsTgState {
+    /// Returns an initialiser of the state of group `tg` on `cpu`: the slot is zeroed (as the
+    /// per-CPU allocator leaves it), then `init` runs on its `cfs_rq` and entity.
+    ///
+    /// Equivalent to the body of the per-CPU loop of `alloc_fair_sched_group()`, `init` being
+    /// `init_cfs_rq()`, `init_tg_cfs_entry()` and `init_entity_runnable_average()`.
+    #[inline]
+    pub fn new<'a>(
+        tg: &'a NewTaskGroup<'_>,
+        cpu: CpuId,
+        init: impl FnOnce(&mut TgEntryInit<'_>) + 'a,
+    ) -> impl PinInit<Self, Error> + 'a {
+        let tg = tg.as_raw();
+        let init_slot = move |slot: *mut Self| {
+            let state = slot.cast::<bindings::cfs_tg_state>();
+            // SAFETY: `slot` is valid for writes (`PinInit` contract).
+            unsafe { core::ptr::write_bytes(state, 0, 1) };
+            // INVARIANT: The `cfs_rq` and entity of the slot, which nothing else can reach until
+            // the initialiser returns; `cpu` is the slot's CPU.
+            let mut entry = TgEntryInit {
+                tg,
+                // SAFETY: Only field addresses of the valid slot are taken.
+                cfs_rq: unsafe { &raw mut (*state).cfs_rq },
+                // SAFETY: As above.
+                se: unsafe { &raw mut (*state).se },
+                cpu,
+                _p: PhantomData,
+            };
+            init(&mut entry);
+            Ok(())
+        };
+        // SAFETY: `init_slot` initialises the slot in place (zeroed, then `init`), which is all
+        // a `cfs_tg_state` needs, never moves it, and cannot fail.
+        unsafe { pin_init::pin_init_from_closure(init_slot) }
+    }
+}
+
+/// A group's `cfs_rq` and entity on one CPU, being initialised in place: what
+/// `init_tg_cfs_entry()` receives.
 ///
 /// # Invariants
 ///
-/// The pointer is valid and nothing else accesses the `cfs_rq` during `'a`.
-pub struct CfsRqInit<'a>(*mut bindings::cfs_rq, PhantomData<&'a mut ()>);
+/// During `'a`: `tg` is a valid group whose state on `cpu` this is; `cfs_rq` is valid and
+/// accessed by nothing else; `se` is null (the root group) or valid and accessed by nothing
+/// else; `cpu` is a possible CPU.
+pub struct TgEntryInit<'a> {
+    tg: *mut bindings::task_group,
+    cfs_rq: *mut bindings::cfs_rq,
+    se: *mut bindings::sched_entity,
+    cpu: CpuId,
+    _p: PhantomData<&'a mut bindings::cfs_rq>,
+}
 
-impl CfsRqInit<'_> {
-    /// Wraps a `cfs_rq` being initialised.
+impl TgEntryInit<'_> {
+    /// Wraps what C passes to `init_tg_cfs_entry()`.
     ///
     /// # Safety
     ///
-    /// `cfs_rq` must be valid and accessed by nobody else for `'a`.
+    /// For `'a`: `tg` must be a valid group, `cfs_rq` its valid `cfs_rq` on `cpu` and `se`
+    /// null (the root group) or its valid entity on `cpu`, neither accessed by anyone else;
+    /// `cpu` must be possible.
     #[inline]
-    pub unsafe fn from_raw<'a>(cfs_rq: *mut bindings::cfs_rq) -> CfsRqInit<'a> {
-        // INVARIANT: Guaranteed by the safety requirements.
-        CfsRqInit(cfs_rq, PhantomData)
+    pub unsafe fn from_raw<'a>(
+        tg: *mut bindings::task_group,
+        cfs_rq: *mut bindings::cfs_rq,
+        se: *mut bindings::sched_entity,
+        cpu: CpuId,
+    ) -> TgEntryInit<'a> {
+        // INVARIANT: Guaranteed by the safety requirements of this function.
+        TgEntryInit {
+            tg,
+            cfs_rq,
+            se,
+            cpu,
+            _p: PhantomData,
+        }
     }
 
-    /// Returns the raw pointer.
+    /// Returns the CPU of this state.
     #[inline]
-    pub fn as_raw(&self) -> *mut bindings::cfs_rq {
-        self.0
+    pub fn cpu(&self) -> CpuId {
+        self.cpu
+    }
+
+    /// Returns whether the group has an entity on this CPU (it is not the root group).
+    #[inline]
+    pub fn has_entity(&self) -> bool {
+        !self.se.is_null()
     }
 
     /// Initialises the runqueue state (`init_cfs_rq()`): empty tree, `zero_vruntime`, lock.
     #[inline]
-    pub fn init(&mut self) {
-        // SAFETY: By the type invariants, the access is exclusive.
-        unsafe { bindings::init_cfs_rq(self.0) };
+    pub fn init_cfs_rq(&mut self) {
+        // SAFETY: `cfs_rq` is valid and exclusively ours (type invariants).
+        unsafe { bindings::init_cfs_rq(self.cfs_rq) };
     }
 
-    /// Sets the owning group and the runqueue of `cpu` (`cfs_rq->tg`, `cfs_rq->rq`).
+    /// Sets the owning group and the runqueue of this CPU (`cfs_rq->tg`, `cfs_rq->rq`).
     #[inline]
-    pub fn set_group(&mut self, tg: *mut bindings::task_group, cpu: CpuId) {
-        // SAFETY: By the type invariants, the access is exclusive.
+    pub fn set_group(&mut self) {
+        // SAFETY: `cfs_rq` is valid and exclusively ours (type invariants).
         unsafe {
-            (*self.0).tg = tg;
-            (*self.0).rq = cpu_rq(cpu);
+            (*self.cfs_rq).tg = self.tg;
+            (*self.cfs_rq).rq = cpu_rq(self.cpu);
         }
     }
 
-    /// Initialises the bandwidth-control state (`init_cfs_rq_runtime()`).
+    /// Initialises the bandwidth-control state (`init_cfs_rq_runtime()`), whose list heads
+    /// point into the `cfs_rq`, which stays where it is (type invariants).
     #[inline]
     pub fn init_runtime(&mut self) {
-        // SAFETY: By the type invariants, the access is exclusive.
-        unsafe { bindings::sched_init_cfs_rq_runtime(self.0) };
-    }
-}
-
-/// Exclusive access to a group scheduling entity being initialised.
-///
-/// # Invariants
-///
-/// The pointer is valid and nothing else accesses the entity during `'a`.
-pub struct GroupEntityInit<'a>(*mut bindings::sched_entity, PhantomData<&'a mut ()>);
-
-impl GroupEntityInit<'_> {
-    /// Wraps an entity being initialised.
-    ///
-    /// # Safety
-    ///
-    /// `se` must be valid and accessed by nobody else for `'a`.
-    #[inline]
-    pub unsafe fn from_raw<'a>(se: *mut bindings::sched_entity) -> GroupEntityInit<'a> {
-        // INVARIANT: Guaranteed by the safety requirements.
-        GroupEntityInit(se, PhantomData)
+        // SAFETY: `cfs_rq` is valid and exclusively ours (type invariants).
+        unsafe { bindings::sched_init_cfs_rq_runtime(self.cfs_rq) };
     }
 
-    /// Resets the entity's load-tracking averages (`init_entity_runnable_average()`).
+    /// Links the entity below `parent`, at `depth`, with weight `weight`: queued on the
+    /// parent's `my_q`, or on this CPU's runqueue for a top-level group, and owning this
+    /// `cfs_rq` (`se->cfs_rq`, `depth`, `my_q`, `load`, `parent`). Nothing for the root group.
     #[inline]
-    pub fn init_runnable_average(&mut self) {
-        // SAFETY: By the type invariants, the access is exclusive.
-        unsafe { bindings::init_entity_runnable_average(self.0) };
-    }
-
-    /// Links the entity below `parent` (null: the root), queued on `cfs_rq` at `depth`, owning
-    /// `my_q`, with weight `weight` (`se->cfs_rq`, `depth`, `my_q`, `load`, `parent`).
-    #[inline]
-    pub fn link(
-        &mut self,
-        parent: ParentEntity,
-        cfs_rq: *mut bindings::cfs_rq,
-        depth: i32,
-        my_q: &CfsRqInit<'_>,
-        weight: u64,
-    ) {
-        let se = self.0;
-        // SAFETY: By the type invariants, the access is exclusive.
+    pub fn link(&mut self, parent: ParentEntity<'_>, depth: i32, weight: u64) {
+        if self.se.is_null() {
+            return;
+        }
+        let queue = match parent.my_q_and_depth() {
+            Some((my_q, _)) => my_q,
+            // SAFETY: `cpu_rq()` is a valid runqueue; only a field address is taken.
+            None => unsafe { &raw mut (*cpu_rq(self.cpu)).cfs },
+        };
+        let se = self.se;
+        // SAFETY: `se` is valid and exclusively ours (type invariants).
         unsafe {
-            (*se).cfs_rq = cfs_rq;
+            (*se).cfs_rq = queue;
             (*se).depth = depth;
-            (*se).my_q = my_q.as_raw();
+            (*se).my_q = self.cfs_rq;
             // `update_load_set()`: the weight, and an inverse to be computed on first use.
             (*se).load.weight = crate::num::casts::arch::u64_as_usize(weight);
             (*se).load.inv_weight = 0;
-            (*se).parent = parent.as_raw();
+            (*se).parent = parent.se;
         }
     }
-}
 
-/// Returns the runqueue's own `cfs_rq` on `cpu` (`&cpu_rq(cpu)->cfs`).
-#[inline]
-pub fn rq_cfs(cpu: CpuId) -> *mut bindings::cfs_rq {
-    // SAFETY: `cpu_rq()` returns a valid runqueue; only a field address is taken.
-    unsafe { &raw mut (*cpu_rq(cpu)).cfs }
+    /// Resets the entity's load-tracking averages (`init_entity_runnable_average()`); nothing
+    /// for the root group.
+    #[inline]
+    pub fn init_runnable_average(&mut self) {
+        if !self.se.is_null() {
+            // SAFETY: `se` is valid and exclusively ours (type invariants).
+            unsafe { bindings::init_entity_runnable_average(self.se) };
+        }
+    }
 }
 
 /// A task group being created by `sched_create_group()`, not yet visible to anyone else.
@@ -358,20 +395,22 @@ impl NewTaskGroup<'_> {
     #[inline]
     pub fn init_bandwidth(&mut self, parent: &TaskGroup) {
         // SAFETY: By the type invariants, the access to the group is exclusive; the parent is
-        // valid.
+        // valid (invariants of `TaskGroup`).
         unsafe { bindings::sched_tg_init_cfs_bandwidth(self.0, parent.as_raw()) };
     }
 
-    /// Hands the per-CPU state to the group: `tg->cfs_rq` then owns it.
+    /// Hands the per-CPU state to the group: `tg->cfs_rq` then owns it, and
+    /// `free_fair_sched_group()` frees it.
     ///
-    /// It is freed by `free_fair_sched_group()`.
+    /// A `PerCpu<CfsTgState>` exists only initialised on every possible CPU
+    /// ([`PerCpu::try_pin_init`] with [`CfsTgState::new`]).
     #[inline]
     pub fn install(&mut self, state: PerCpu<CfsTgState>) {
-        // CAST: `cfs_rq` is at offset 0 of `cfs_tg_state`, so the per-CPU pointer to the state is
-        // also the per-CPU pointer to its `cfs_rq`.
+        // CAST: `cfs_rq` is at offset 0 of `cfs_tg_state`, so the per-CPU address of the state
+        // is also that of its `cfs_rq`.
         let cfs_rq = state.into_raw().cast::<bindings::cfs_rq>();
         // SAFETY: By the type invariants, the access is exclusive.
-        unsafe { (*self.0).cfs_rq = cfs_rq };
+        unsafe { (*self.0).cfs_rq = cfs_rq.as_raw() };
     }
 }
 
@@ -382,14 +421,13 @@ impl NewTaskGroup<'_> {
 /// # Safety
 ///
 /// `tg` must be a non-root group being freed (`sched_free_group()`): nothing can reach it any
-/// more, and its `cfs_rq` is null or was allocated for a `cfs_tg_state`, by C or Rust.
+/// more, and its `cfs_rq` is null or the state allocated for it, by Rust ([`NewTaskGroup::
+/// install`]) or by C's `alloc_fair_sched_group()`, both initialising every possible CPU.
 pub unsafe fn take_state(tg: *mut bindings::task_group) -> Option<PerCpu<CfsTgState>> {
     // SAFETY: `tg` is valid and exclusively ours by the safety requirements.
     let cfs_rq = unsafe { core::mem::replace(&mut (*tg).cfs_rq, core::ptr::null_mut()) };
-    if cfs_rq.is_null() {
-        return None;
-    }
-    // SAFETY: The allocation is that of a `cfs_tg_state` (same size and alignment whether C or
-    // Rust made it), and it is taken over once, here.
-    Some(unsafe { PerCpu::from_raw(cfs_rq.cast::<CfsTgState>()) })
+    let state = PerCpuPtr::from_raw(cfs_rq.cast::<CfsTgState>())?;
+    // SAFETY: The allocation is a per-CPU `cfs_tg_state` initialised on every possible CPU
+    // (same size and alignment whether C or Rust made it), and it is taken over once, here.
+    Some(unsafe { PerCpu::from_raw(state) })
 }

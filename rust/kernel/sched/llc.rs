@@ -6,213 +6,274 @@
 //!
 //! Counters live in three places: the runqueue (`nr_llc_running`, `nr_pref_llc_running`), the
 //! bottom sched domain of its CPU (`llc_counts[]`, indexed by dense LLC id and reallocated zeroed
-//! on every domain rebuild) and the task (`preferred_llc`, `pref_llc_queued`). All of them change
-//! under the runqueue lock. The decayed runtimes (`rq->cpu_epoch*`, `cpu_runtime` and the
-//! per-CPU `struct sched_cache_time` of each process) change under `rq->cpu_epoch_lock`.
+//! on every domain rebuild) and the task (`preferred_llc`, `pref_llc_queued`). The counters
+//! change under the runqueue lock: their views, [`RqLlc`] and [`TaskLlc`], come from its proof
+//! token, [`RqLocked`]. The decayed runtimes (`rq->cpu_epoch*`, `cpu_runtime` and the per-CPU
+//! `struct sched_cache_time` of each process) change under `rq->cpu_epoch_lock`: [`RqEpoch`]
+//! and [`CacheTime`] come from [`EpochLocked`].
+//!
+//! Other CPUs read some of these fields without the lock: load balancing and the LLC scan read
+//! `llc_counts[]`, the runqueue counters and the decayed runtimes of remote CPUs, and a task's
+//! `preferred_llc` is written by its own scan without any runqueue lock. The fields that any
+//! CPU reads or writes without the lock that serialises the writers are accessed here with the
+//! kernel's atomics (`Relaxed`: `READ_ONCE()`/`WRITE_ONCE()`), so that the Rust side has no data
+//! race in Rust's memory model; C keeps its plain accesses, which the kernel's memory model
+//! tolerates for these statistics.
 
-use crate::bindings;
-use core::marker::PhantomData;
+use super::{EpochLocked, RqLocked};
+use crate::{
+    bindings,
+    sync::atomic::{ordering::Relaxed, Atomic, AtomicType},
+    types::Opaque, //
+};
 
-/// The LLC counters of a runqueue and of its bottom sched domain, with the runqueue lock held.
+/// Returns the field at `ptr` as an atomic.
 ///
-/// # Invariants
+/// # Safety
 ///
-/// `rq` is valid and its lock is held (interrupts off, which is also an RCU read-side critical
-/// section for `rq->sd`) for `'a`.
-pub struct RqLlc<'a> {
-    rq: *mut bindings::rq,
-    _lock: PhantomData<&'a mut bindings::rq>,
+/// `ptr` must be valid and aligned for `'a`, and every Rust access to it must be atomic.
+#[inline]
+unsafe fn atomic<'a, T: AtomicType>(ptr: *mut T) -> &'a Atomic<T> {
+    // SAFETY: Guaranteed by the safety requirements of this function.
+    unsafe { Atomic::from_ptr(ptr) }
 }
 
-impl<'a> RqLlc<'a> {
-    /// Wraps a runqueue whose lock the caller holds.
+impl<'a> RqLocked<'a> {
+    /// Returns the LLC counters of this runqueue and of its bottom sched domain.
+    #[inline]
+    pub fn llc(&self) -> &'a RqLlc {
+        // CAST: `RqLlc` is `repr(transparent)` over `Opaque<rq>`, which has its layout.
+        // SAFETY: The runqueue is valid and locked for `'a` (invariants of `RqLocked`).
+        // INVARIANT: The lock is held for `'a`, with interrupts disabled (an RCU read-side
+        // section for `rq->sd`).
+        unsafe { &*self.as_raw().cast::<RqLlc>() }
+    }
+
+    /// Returns the LLC state of task `p`, which is being queued on, queued on, or being
+    /// dequeued from this runqueue.
     ///
     /// # Safety
     ///
-    /// `rq` must be valid, and its lock held for `'a` with interrupts disabled.
+    /// `p` must be a valid task whose runqueue is this one.
     #[inline]
-    pub unsafe fn from_raw(rq: *mut bindings::rq) -> Self {
-        // INVARIANT: Guaranteed by the safety requirements of this function.
-        Self {
-            rq,
-            _lock: PhantomData,
-        }
+    pub unsafe fn task(&self, p: *mut bindings::task_struct) -> &'a TaskLlc {
+        // CAST: `TaskLlc` is `repr(transparent)` over `Opaque<task_struct>`.
+        // SAFETY: `p` is valid, and on this runqueue, whose lock is held for `'a` (safety
+        // requirements and invariants of `RqLocked`).
+        // INVARIANT: As just said.
+        unsafe { &*p.cast::<TaskLlc>() }
+    }
+}
+
+/// The LLC counters of a runqueue and of its bottom sched domain, with the runqueue lock held.
+///
+/// Obtained from [`RqLocked::llc`].
+///
+/// # Invariants
+///
+/// While a `&RqLlc` exists, the runqueue is valid and its lock is held with interrupts
+/// disabled (which is also an RCU read-side critical section for `rq->sd`).
+#[repr(transparent)]
+pub struct RqLlc(Opaque<bindings::rq>);
+
+impl RqLlc {
+    #[inline]
+    fn rq(&self) -> *mut bindings::rq {
+        self.0.get()
     }
 
-    /// Returns `rq->nr_llc_running`, the queued tasks that have a preferred LLC.
+    /// Returns `rq->nr_llc_running`, the number of queued tasks with a preferred LLC.
     #[inline]
     pub fn nr_llc_running(&self) -> u32 {
-        // SAFETY: By the type invariants, `rq` is valid and the field is protected by its lock.
-        unsafe { (*self.rq).nr_llc_running }
+        // SAFETY: The runqueue is valid (type invariants); load balancing reads the counter of
+        // remote runqueues without their lock, so every Rust access is atomic.
+        unsafe { atomic(&raw mut (*self.rq()).nr_llc_running) }.load(Relaxed)
     }
 
     /// Sets `rq->nr_llc_running`.
     #[inline]
-    pub fn set_nr_llc_running(&mut self, v: u32) {
-        // SAFETY: By the type invariants, `rq` is valid and the field is protected by its lock.
-        unsafe { (*self.rq).nr_llc_running = v };
+    pub fn set_nr_llc_running(&self, v: u32) {
+        // SAFETY: As in `nr_llc_running()`; the lock, held (type invariants), makes this the
+        // only writer.
+        unsafe { atomic(&raw mut (*self.rq()).nr_llc_running) }.store(v, Relaxed);
     }
 
-    /// Returns `rq->nr_pref_llc_running`, the runnable tasks queued on their preferred LLC.
+    /// Returns `rq->nr_pref_llc_running`, the number of queued, non-delayed tasks on their
+    /// preferred LLC.
     #[inline]
     pub fn nr_pref_llc_running(&self) -> u32 {
-        // SAFETY: By the type invariants, `rq` is valid and the field is protected by its lock.
-        unsafe { (*self.rq).nr_pref_llc_running }
+        // SAFETY: The runqueue is valid (type invariants); load balancing reads the counter of
+        // remote runqueues without their lock, so every Rust access is atomic.
+        unsafe { atomic(&raw mut (*self.rq()).nr_pref_llc_running) }.load(Relaxed)
     }
 
     /// Sets `rq->nr_pref_llc_running`.
     #[inline]
-    pub fn set_nr_pref_llc_running(&mut self, v: u32) {
-        // SAFETY: By the type invariants, `rq` is valid and the field is protected by its lock.
-        unsafe { (*self.rq).nr_pref_llc_running = v };
+    pub fn set_nr_pref_llc_running(&self, v: u32) {
+        // SAFETY: As in `nr_pref_llc_running()`; the lock, held (type invariants), makes this
+        // the only writer.
+        unsafe { atomic(&raw mut (*self.rq()).nr_pref_llc_running) }.store(v, Relaxed);
     }
 
-    /// Returns the address of `llc_counts[llc]` of the bottom sched domain, if there is a domain
-    /// and `llc` is below its `llc_max`.
+    /// Returns the count of LLC `llc` in the bottom domain (`rq->sd->llc_counts[llc]`), or
+    /// `None` if the runqueue has no domain (`rq->sd == NULL`) or `llc` is out of range.
     #[inline]
-    fn llc_count_ptr(&self, llc: u32) -> Option<*mut u32> {
+    fn llc_count(&self, llc: u32) -> Option<&Atomic<u32>> {
         // `rcu_dereference_all(rq->sd)`: a single read of the published pointer.
-        // SAFETY: By the type invariants, `rq` is valid; the read is of an aligned pointer field.
-        let sd = unsafe { core::ptr::read_volatile(&raw const (*self.rq).sd) };
+        // SAFETY: The runqueue is valid (type invariants); `rq->sd` is published with
+        // `rcu_assign_pointer()` by domain rebuilds, which do not take this lock, so it is read
+        // atomically.
+        let sd = unsafe { atomic(&raw mut (*self.rq()).sd) }.load(Relaxed);
         if sd.is_null() {
             return None;
         }
-        // SAFETY: `sd` is a live domain within the RCU read-side section the rq lock implies.
+        // SAFETY: `sd` stays valid within the RCU read-side section that the rq lock with
+        // interrupts off implies (type invariants); `llc_max` and `llc_counts` are set before
+        // the domain is published and do not change after.
         let (max, counts) = unsafe { ((*sd).llc_max, (*sd).llc_counts) };
         if llc >= max || counts.is_null() {
             return None;
         }
-        // SAFETY: `llc_counts` has `llc_max` elements (`__counted_by_ptr(llc_max)`).
-        Some(unsafe { counts.add(crate::num::casts::u32_as_usize(llc)) })
+        // SAFETY: `llc_counts` has `llc_max` elements (`__counted_by_ptr(llc_max)`) and `llc`
+        // is below it; load balancing reads the counts of remote domains without this lock, so
+        // every Rust access is atomic.
+        Some(unsafe { atomic(counts.add(crate::num::casts::u32_as_usize(llc))) })
     }
 
-    /// Returns `llc_counts[llc]` of the bottom sched domain, or `None` if there is no domain or
-    /// `llc` is out of its range.
+    /// Replaces the count of LLC `llc` by `f(count)`; nothing if there is no such count.
     #[inline]
-    pub fn llc_count(&self, llc: u32) -> Option<u32> {
-        // SAFETY: The element is valid (see `llc_count_ptr()`); writers hold this rq's lock.
-        self.llc_count_ptr(llc).map(|p| unsafe { *p })
-    }
-
-    /// Replaces `llc_counts[llc]` of the bottom sched domain by `f` of it; does nothing if there
-    /// is no domain or `llc` is out of its range.
-    #[inline]
-    pub fn update_llc_count(&mut self, llc: u32, f: impl FnOnce(u32) -> u32) {
-        if let Some(p) = self.llc_count_ptr(llc) {
-            // SAFETY: The element is valid, and only this rq's lock holder writes it.
-            unsafe { *p = f(*p) };
+    pub fn update_llc_count(&self, llc: u32, f: impl FnOnce(u32) -> u32) {
+        if let Some(c) = self.llc_count(llc) {
+            // Only the holder of this runqueue's lock writes its domain's counts: no RMW needed.
+            c.store(f(c.load(Relaxed)), Relaxed);
         }
     }
 }
 
-/// A task's LLC preference, with the lock of the runqueue it is (being) queued on held.
+/// The LLC state of a task on a runqueue whose lock is held.
+///
+/// Obtained from [`RqLocked::task`].
 ///
 /// # Invariants
 ///
-/// `p` is valid and the lock of its runqueue is held for `'a`.
-pub struct TaskLlc<'a> {
-    p: *mut bindings::task_struct,
-    _lock: PhantomData<&'a mut bindings::task_struct>,
-}
+/// While a `&TaskLlc` exists, the task is valid and the lock of its runqueue is held.
+#[repr(transparent)]
+pub struct TaskLlc(Opaque<bindings::task_struct>);
 
-impl<'a> TaskLlc<'a> {
-    /// Wraps a task whose runqueue lock the caller holds.
-    ///
-    /// # Safety
-    ///
-    /// `p` must be valid, and the lock of its runqueue held for `'a`.
+impl TaskLlc {
     #[inline]
-    pub unsafe fn from_raw(p: *mut bindings::task_struct) -> Self {
-        // INVARIANT: Guaranteed by the safety requirements of this function.
-        Self {
-            p,
-            _lock: PhantomData,
-        }
+    fn p(&self) -> *mut bindings::task_struct {
+        self.0.get()
     }
 
-    /// Returns `p->preferred_llc`: a dense LLC id, or negative for none.
+    /// Returns the task's preferred LLC (`p->preferred_llc`), or a negative value for none.
     #[inline]
     pub fn preferred_llc(&self) -> i32 {
-        // SAFETY: By the type invariants, `p` is valid. Written with `WRITE_ONCE()` under the rq
-        // lock, which is held.
-        unsafe { core::ptr::read_volatile(&raw const (*self.p).preferred_llc) }
+        // SAFETY: The task is valid (type invariants); its LLC scan writes the field with
+        // `WRITE_ONCE()` without the runqueue lock, so the Rust read is atomic.
+        unsafe { atomic(&raw mut (*self.p()).preferred_llc) }.load(Relaxed)
     }
 
-    /// Returns the LLC id of the CPU the task is on (`task_llc()`).
+    /// Returns the LLC of the CPU the task is on (`task_llc()`).
     #[inline]
     pub fn task_llc(&self) -> i32 {
-        // SAFETY: By the type invariants, `p` is valid.
-        unsafe { bindings::task_llc(self.p) }
+        // SAFETY: The task is valid (type invariants); `task_llc()` only reads its CPU's LLC id.
+        unsafe { bindings::task_llc(self.p()) }
     }
 
-    /// Returns `p->pref_llc_queued`: whether it was queued on its preferred LLC.
+    /// Returns whether the task was queued on its preferred LLC (`p->pref_llc_queued`).
     #[inline]
     pub fn pref_llc_queued(&self) -> bool {
-        // SAFETY: By the type invariants, `p` is valid and the field is protected by the lock.
-        unsafe { (*self.p).pref_llc_queued != 0 }
+        // SAFETY: The task is valid; the field is written only under its runqueue's lock,
+        // which is held (type invariants), and read by nothing else.
+        unsafe { (*self.p()).pref_llc_queued != 0 }
     }
 
     /// Sets `p->pref_llc_queued`.
     #[inline]
-    pub fn set_pref_llc_queued(&mut self, queued: bool) {
-        // SAFETY: By the type invariants, `p` is valid and the field is protected by the lock.
-        unsafe { (*self.p).pref_llc_queued = i32::from(queued) };
+    pub fn set_pref_llc_queued(&self, queued: bool) {
+        // SAFETY: As in `pref_llc_queued()`: the lock, held (type invariants), serialises every
+        // access to the field.
+        unsafe { (*self.p()).pref_llc_queued = i32::from(queued) };
     }
 
-    /// Returns whether the task is delayed for dequeue (`p->se.sched_delayed`).
+    /// Returns whether the task's entity is delayed (`p->se.sched_delayed`).
     #[inline]
     pub fn sched_delayed(&self) -> bool {
-        // SAFETY: By the type invariants, `p` is valid and the field is protected by the lock.
-        unsafe { (*self.p).se.sched_delayed != 0 }
+        // SAFETY: The task is valid; `set_delayed()`/`clear_delayed()` change the flag only
+        // under the runqueue lock, which is held (type invariants).
+        unsafe { (*self.p()).se.sched_delayed != 0 }
     }
 }
 
-/// The epoch clock of a runqueue, with `rq->cpu_epoch_lock` held.
-///
-/// # Invariants
-///
-/// `rq` is valid and its `cpu_epoch_lock` is held for `'a`.
-pub struct RqEpoch<'a> {
-    rq: *mut bindings::rq,
-    _lock: PhantomData<&'a mut bindings::rq>,
-}
+impl<'a> EpochLocked<'a> {
+    /// Returns the epoch clock of this runqueue.
+    #[inline]
+    pub fn epoch(&self) -> &'a RqEpoch {
+        // CAST: `RqEpoch` is `repr(transparent)` over `Opaque<rq>`.
+        // SAFETY: The runqueue is valid and its `cpu_epoch_lock` held for `'a` (invariants of
+        // `EpochLocked`).
+        // INVARIANT: As just said.
+        unsafe { &*self.rq.cast::<RqEpoch>() }
+    }
 
-impl<'a> RqEpoch<'a> {
-    /// Wraps a runqueue whose `cpu_epoch_lock` the caller holds.
+    /// Returns the runtime of a process on this runqueue's CPU.
     ///
     /// # Safety
     ///
-    /// `rq` must be valid, and its `cpu_epoch_lock` held for `'a`.
+    /// `t` must be valid for `'a`: the `sched_cache_time` of a process on this runqueue's CPU
+    /// (`per_cpu_ptr(mm->sc_stat.pcpu_sched, cpu_of(rq))`).
     #[inline]
-    pub unsafe fn from_raw(rq: *mut bindings::rq) -> Self {
-        // INVARIANT: Guaranteed by the safety requirements of this function.
-        Self {
-            rq,
-            _lock: PhantomData,
-        }
+    pub unsafe fn cache_time(&self, t: *mut bindings::sched_cache_time) -> &'a CacheTime {
+        // CAST: `CacheTime` is `repr(transparent)` over `Opaque<sched_cache_time>`.
+        // SAFETY: `t` is valid for `'a` and belongs to this CPU, whose `cpu_epoch_lock`
+        // serialises its writers and is held for `'a` (safety requirements, type invariants).
+        // INVARIANT: As just said.
+        unsafe { &*t.cast::<CacheTime>() }
     }
+}
 
+/// The epoch clock of a runqueue (`cpu_epoch`, `cpu_epoch_next`, `cpu_runtime`), with
+/// `rq->cpu_epoch_lock` held.
+///
+/// Obtained from [`EpochLocked::epoch`].
+///
+/// # Invariants
+///
+/// While a `&RqEpoch` exists, the runqueue is valid and its `cpu_epoch_lock` is held.
+#[repr(transparent)]
+pub struct RqEpoch(Opaque<bindings::rq>);
+
+impl RqEpoch {
     /// Returns `(cpu_epoch, cpu_epoch_next, cpu_runtime)`.
     #[inline]
     pub fn get(&self) -> (u64, u64, u64) {
-        // SAFETY: By the type invariants, `rq` is valid and the fields are protected by the lock.
+        let rq = self.0.get();
+        // SAFETY: The runqueue is valid (type invariants). Writers hold `cpu_epoch_lock`, which
+        // is held; the LLC scan of other CPUs' tasks reads these fields without it, so every Rust
+        // access is atomic.
         unsafe {
             (
-                crate::num::casts::usize_as_u64((*self.rq).cpu_epoch),
-                crate::num::casts::usize_as_u64((*self.rq).cpu_epoch_next),
-                (*self.rq).cpu_runtime,
+                crate::num::casts::usize_as_u64(atomic(&raw mut (*rq).cpu_epoch).load(Relaxed)),
+                crate::num::casts::usize_as_u64(
+                    atomic(&raw mut (*rq).cpu_epoch_next).load(Relaxed),
+                ),
+                atomic(&raw mut (*rq).cpu_runtime).load(Relaxed),
             )
         }
     }
 
     /// Sets `(cpu_epoch, cpu_epoch_next, cpu_runtime)`.
     #[inline]
-    pub fn set(&mut self, epoch: u64, epoch_next: u64, runtime: u64) {
-        // SAFETY: By the type invariants, `rq` is valid and the fields are protected by the lock.
+    pub fn set(&self, epoch: u64, epoch_next: u64, runtime: u64) {
+        let rq = self.0.get();
+        // SAFETY: As in `get()`; the lock, held (type invariants), makes this the only writer.
         unsafe {
-            (*self.rq).cpu_epoch = crate::num::casts::arch::u64_as_usize(epoch);
-            (*self.rq).cpu_epoch_next = crate::num::casts::arch::u64_as_usize(epoch_next);
-            (*self.rq).cpu_runtime = runtime;
+            atomic(&raw mut (*rq).cpu_epoch)
+                .store(crate::num::casts::arch::u64_as_usize(epoch), Relaxed);
+            atomic(&raw mut (*rq).cpu_epoch_next)
+                .store(crate::num::casts::arch::u64_as_usize(epoch_next), Relaxed);
+            atomic(&raw mut (*rq).cpu_runtime).store(runtime, Relaxed);
         }
     }
 }
@@ -220,48 +281,38 @@ impl<'a> RqEpoch<'a> {
 /// A process's decayed runtime on one CPU (`struct sched_cache_time`), with that CPU's
 /// `rq->cpu_epoch_lock` held.
 ///
+/// Obtained from [`EpochLocked::cache_time`].
+///
 /// # Invariants
 ///
-/// `t` is valid and the `cpu_epoch_lock` of its CPU's runqueue is held for `'a`.
-pub struct CacheTime<'a> {
-    t: *mut bindings::sched_cache_time,
-    _lock: PhantomData<&'a mut bindings::sched_cache_time>,
-}
+/// While a `&CacheTime` exists, it is valid and the `cpu_epoch_lock` of its CPU is held.
+#[repr(transparent)]
+pub struct CacheTime(Opaque<bindings::sched_cache_time>);
 
-impl<'a> CacheTime<'a> {
-    /// Wraps a per-CPU runtime whose CPU's `cpu_epoch_lock` the caller holds.
-    ///
-    /// # Safety
-    ///
-    /// `t` must be valid, and its CPU's `cpu_epoch_lock` held for `'a`.
-    #[inline]
-    pub unsafe fn from_raw(t: *mut bindings::sched_cache_time) -> Self {
-        // INVARIANT: Guaranteed by the safety requirements of this function.
-        Self {
-            t,
-            _lock: PhantomData,
-        }
-    }
-
+impl CacheTime {
     /// Returns `(runtime, epoch)`.
     #[inline]
     pub fn get(&self) -> (u64, u64) {
-        // SAFETY: By the type invariants, `t` is valid and protected by the lock.
+        let t = self.0.get();
+        // SAFETY: Valid (type invariants); written under the held `cpu_epoch_lock`, but read
+        // without it by the LLC scan and `task_tick_cache()`, so every Rust access is atomic.
         unsafe {
             (
-                (*self.t).runtime,
-                crate::num::casts::usize_as_u64((*self.t).epoch),
+                atomic(&raw mut (*t).runtime).load(Relaxed),
+                crate::num::casts::usize_as_u64(atomic(&raw mut (*t).epoch).load(Relaxed)),
             )
         }
     }
 
     /// Sets `(runtime, epoch)`.
     #[inline]
-    pub fn set(&mut self, runtime: u64, epoch: u64) {
-        // SAFETY: By the type invariants, `t` is valid and protected by the lock.
+    pub fn set(&self, runtime: u64, epoch: u64) {
+        let t = self.0.get();
+        // SAFETY: As in `get()`; the lock, held (type invariants), makes this the only writer.
         unsafe {
-            (*self.t).runtime = runtime;
-            (*self.t).epoch = crate::num::casts::arch::u64_as_usize(epoch);
+            atomic(&raw mut (*t).runtime).store(runtime, Relaxed);
+            atomic(&raw mut (*t).epoch)
+                .store(crate::num::casts::arch::u64_as_usize(epoch), Relaxed);
         }
     }
 }
@@ -299,10 +350,10 @@ pub unsafe fn llc_scan_ref<'a>(s: *const LlcScan) -> &'a LlcScan {
 /// # Invariants
 ///
 /// `avg` is valid for `'a`, and only the holder writes it (the one scanner that won
-/// `grp->next_scan`); others may read it concurrently, as C's `READ_ONCE()` does.
+/// `grp->next_scan`); others read it concurrently with `READ_ONCE()`, so every access here is
+/// atomic.
 pub struct RunningAvg<'a> {
-    avg: *mut u64,
-    _writer: PhantomData<&'a mut u64>,
+    avg: &'a Atomic<u64>,
 }
 
 impl<'a> RunningAvg<'a> {
@@ -315,23 +366,21 @@ impl<'a> RunningAvg<'a> {
     pub unsafe fn from_raw(avg: *mut u64) -> Self {
         // INVARIANT: Guaranteed by the safety requirements of this function.
         Self {
-            avg,
-            _writer: PhantomData,
+            // SAFETY: `avg` is valid for `'a`; C reads it with `READ_ONCE()` and this type
+            // accesses it only atomically, so there is no data race.
+            avg: unsafe { Atomic::from_ptr(avg) },
         }
     }
 
     /// Returns the average.
     #[inline]
     pub fn get(&self) -> u64 {
-        // SAFETY: By the type invariants, `avg` is valid; concurrent accesses are reads.
-        unsafe { core::ptr::read_volatile(self.avg) }
+        self.avg.load(Relaxed)
     }
 
-    /// Sets the average.
+    /// Sets the average: a `WRITE_ONCE()` for the concurrent readers.
     #[inline]
     pub fn set(&mut self, v: u64) {
-        // SAFETY: By the type invariants, `avg` is valid and we are its only writer; the
-        // volatile write is the `WRITE_ONCE()` concurrent readers expect.
-        unsafe { core::ptr::write_volatile(self.avg, v) };
+        self.avg.store(v, Relaxed);
     }
 }

@@ -4,63 +4,21 @@
 //!
 //! C header: [`include/linux/percpu.h`](srctree/include/linux/percpu.h)
 //!
-//! [`PerCpu<T>`] owns one zero-initialised `T` per possible CPU, allocated with the kernel's
-//! per-CPU allocator (`alloc_percpu_gfp()`) and freed on drop (`free_percpu()`). Instances of
-//! other CPUs are reached by [`CpuId`] (`per_cpu_ptr()`); the local CPU's only through a
-//! [`PreemptGuard`], whose lifetime bounds the reference, so that the task cannot migrate while
-//! it holds it.
+//! [`PerCpu<T>`] owns one `T` per possible CPU, allocated with the kernel's per-CPU allocator
+//! (`alloc_percpu_gfp()`) and freed on drop (`free_percpu()`). The instances never move: they
+//! are initialised in place, zero-filled ([`PerCpu::new`], for [`Zeroable`] types) or by a
+//! [`PinInit`] per CPU ([`PerCpu::try_pin_init`], for types that point into themselves), and
+//! reached by [`CpuId`] (`per_cpu_ptr()`). The `__percpu` address itself is a [`PerCpuPtr`],
+//! which Rust cannot dereference. It works through the generic per-CPU C helpers, with no
+//! architecture-specific code.
 
 use crate::{
     alloc::{AllocError, Flags},
     bindings,
     cpu::{nr_cpu_ids, CpuId},
-    prelude::*,
-    types::NotThreadSafe, //
+    prelude::*, //
 };
-use core::{marker::PhantomData, ptr::NonNull};
-
-/// A guard that keeps preemption disabled on the local CPU.
-///
-/// While it exists, the running task stays on [`PreemptGuard::cpu`].
-///
-/// # Invariants
-///
-/// Preemption is disabled, by this guard's own `preempt_disable()`, for as long as it exists.
-pub struct PreemptGuard(NotThreadSafe);
-
-impl PreemptGuard {
-    /// Disables preemption until the guard is dropped.
-    ///
-    /// Equivalent to the kernel's `preempt_disable()`.
-    #[inline]
-    pub fn new() -> Self {
-        // SAFETY: `preempt_disable()` may be called in any context; `drop()` balances it.
-        unsafe { bindings::preempt_disable() };
-        // INVARIANT: Preemption was disabled just above.
-        Self(NotThreadSafe)
-    }
-
-    /// Returns the CPU the task runs on, which cannot change while the guard exists.
-    #[inline]
-    pub fn cpu(&self) -> CpuId {
-        // By the type invariants, the task cannot migrate, so the value is stable.
-        CpuId::current()
-    }
-}
-
-impl Default for PreemptGuard {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Drop for PreemptGuard {
-    #[inline]
-    fn drop(&mut self) {
-        // SAFETY: By the type invariants, this guard disabled preemption, once.
-        unsafe { bindings::preempt_enable() };
-    }
-}
+use core::{marker::PhantomData, pin::Pin, ptr::NonNull};
 
 /// Returns whether `cpu` is a possible CPU, i.e. has per-CPU areas.
 ///
@@ -81,22 +39,55 @@ pub fn possible_cpus() -> impl Iterator<Item = CpuId> {
         .filter(|&cpu| cpu_possible(cpu))
 }
 
+/// The `__percpu` address of a per-CPU allocation of `T`s: what C stores in a field typed
+/// `T __percpu *`.
+///
+/// It is not the address of a `T` (only `per_cpu_ptr()` turns it into one), so it has no
+/// dereferenceable form in Rust: it can be handed to C ([`PerCpuPtr::as_raw`]) and back to
+/// [`PerCpu::from_raw`].
+#[repr(transparent)]
+pub struct PerCpuPtr<T>(NonNull<T>);
+
+impl<T> PerCpuPtr<T> {
+    /// Wraps a `__percpu` address that C hands over, or returns `None` for null.
+    ///
+    /// Safe: the result can only be turned back into a [`PerCpu`] by the unsafe
+    /// [`PerCpu::from_raw`], whose contract covers what the address points to.
+    #[inline]
+    pub fn from_raw(ptr: *mut T) -> Option<Self> {
+        NonNull::new(ptr).map(Self)
+    }
+
+    /// Returns the address, for a C field or parameter typed `T __percpu *`.
+    #[inline]
+    pub fn as_raw(&self) -> *mut T {
+        self.0.as_ptr()
+    }
+
+    /// Returns the same address as a `__percpu` address of `U`s, e.g. of the first field of `T`.
+    #[inline]
+    pub fn cast<U>(self) -> PerCpuPtr<U> {
+        PerCpuPtr(self.0.cast())
+    }
+}
+
 /// An owned dynamic per-CPU allocation: one `T` per possible CPU.
 ///
 /// Equivalent to a pointer returned by `alloc_percpu_gfp()`, which [`PerCpu::drop`] frees with
-/// `free_percpu()`. The allocator zero-fills, so `T` must be valid when all zeroes.
+/// `free_percpu()`.
 ///
 /// # Invariants
 ///
-/// - `ptr` is a per-CPU pointer returned by the per-CPU allocator for the size and alignment of
+/// - `ptr` is a per-CPU address returned by the per-CPU allocator for the size and alignment of
 ///   `T`, owned by this object.
-/// - For every possible CPU, the instance of that CPU is a valid `T`.
+/// - For every possible CPU, the instance of that CPU is a valid `T`, and it is pinned: it is
+///   not moved before it is dropped, here.
 ///
 /// # Examples
 ///
 /// ```
 /// use kernel::prelude::*;
-/// use kernel::sched::percpu::{possible_cpus, PerCpu, PreemptGuard};
+/// use kernel::sched::percpu::{possible_cpus, PerCpu, PerCpuPtr};
 ///
 /// let mut counters = PerCpu::<u64>::new(GFP_KERNEL)?;
 ///
@@ -115,34 +106,64 @@ pub fn possible_cpus() -> impl Iterator<Item = CpuId> {
 ///     assert_eq!(v, u64::from(cpu.as_u32()) + 1);
 /// }
 ///
-/// // The local instance, only while preemption is off.
-/// {
-///     let guard = PreemptGuard::new();
-///     let local = counters.get_local(&guard);
-///     assert_eq!(*local, u64::from(guard.cpu().as_u32()) + 1);
+/// // Initialise every instance in place instead, e.g. for a type that points into itself.
+/// #[pin_data]
+/// struct Square {
+///     n: u64,
 /// }
+/// let squares = PerCpu::<Square>::try_pin_init(GFP_KERNEL, |cpu| {
+///     let n = u64::from(cpu.as_u32());
+///     kernel::try_pin_init!(Square { n: n * n })
+/// })?;
+/// assert!(squares.iter().all(|(cpu, s)| s.n == u64::from(cpu.as_u32()).pow(2)));
 ///
-/// // Hand the raw per-CPU pointer to C and take it back: it is freed once, on drop.
-/// let raw = counters.into_raw();
+/// // Hand the `__percpu` address to C and take it back: it is freed once, on drop.
+/// let raw: *mut u64 = counters.into_raw().as_raw();
 /// // SAFETY: `raw` comes from `into_raw()` and is not used after this.
-/// let counters = unsafe { PerCpu::<u64>::from_raw(raw) };
+/// let counters = unsafe { PerCpu::<u64>::from_raw(PerCpuPtr::from_raw(raw).unwrap()) };
 /// drop(counters);
 /// # Ok::<(), Error>(())
 /// ```
-pub struct PerCpu<T: Zeroable> {
+pub struct PerCpu<T> {
     ptr: NonNull<T>,
     _t: PhantomData<T>,
 }
 
 // SAFETY: A `PerCpu<T>` owns its instances like a `KBox<[T]>` would: moving it to another thread
 // moves the `T`s, which is fine when `T: Send`.
-unsafe impl<T: Zeroable + Send> Send for PerCpu<T> {}
+unsafe impl<T: Send> Send for PerCpu<T> {}
 
 // SAFETY: `&PerCpu<T>` gives out only `&T` (mutable access needs `&mut PerCpu<T>`), so sharing it
 // between threads is fine when `T: Sync`.
-unsafe impl<T: Zeroable + Sync> Sync for PerCpu<T> {}
+unsafe impl<T: Sync> Sync for PerCpu<T> {}
 
 impl<T: Zeroable> PerCpu<T> {
+    /// Allocates one zero-initialised `T` per possible CPU.
+    ///
+    /// Equivalent to `alloc_percpu_gfp(T, flags)`.
+    pub fn new(flags: Flags) -> Result<Self, AllocError> {
+        // INVARIANT: The allocator returned a zero-filled instance of the size and alignment of
+        // `T` for every possible CPU, valid since `T: Zeroable`.
+        Ok(Self {
+            ptr: Self::alloc(flags)?,
+            _t: PhantomData,
+        })
+    }
+}
+
+impl<T: Unpin> PerCpu<T> {
+    /// Returns `cpu`'s instance mutably, or `None` if `cpu` is not a possible CPU.
+    ///
+    /// Only for `Unpin` types: a `&mut T` could move the instance (`mem::swap`).
+    #[inline]
+    pub fn get_mut(&mut self, cpu: CpuId) -> Option<&mut T> {
+        // SAFETY: By the type invariants the instance is a valid `T`, and `&mut self` makes this
+        // the only access to it; `T: Unpin`, so moving it out is allowed.
+        self.cpu_ptr(cpu).map(|p| unsafe { &mut *p })
+    }
+}
+
+impl<T> PerCpu<T> {
     // The per-CPU allocator refuses a size of zero or above `PCPU_MIN_UNIT_SIZE` (32 KiB), and an
     // alignment above `PAGE_SIZE`.
     const LAYOUT_OK: () = {
@@ -156,20 +177,52 @@ impl<T: Zeroable> PerCpu<T> {
         );
     };
 
-    /// Allocates one zero-initialised `T` per possible CPU.
-    ///
-    /// Equivalent to `alloc_percpu_gfp(T, flags)`.
-    pub fn new(flags: Flags) -> Result<Self, AllocError> {
+    /// Allocates zero-filled memory for one `T` per possible CPU.
+    fn alloc(flags: Flags) -> Result<NonNull<T>, AllocError> {
         let () = Self::LAYOUT_OK;
 
         // SAFETY: The size and alignment are valid for the per-CPU allocator (`LAYOUT_OK`).
         let ptr = unsafe {
             bindings::__alloc_percpu_gfp(size_of::<T>(), align_of::<T>(), flags.as_raw())
         };
-        // INVARIANT: The allocator returned a zero-filled instance of the size and alignment of
-        // `T` for every possible CPU, valid since `T: Zeroable`.
+        NonNull::new(ptr.cast()).ok_or(AllocError)
+    }
+
+    /// Allocates one `T` per possible CPU and initialises each in place with `init(cpu)`.
+    ///
+    /// The slots are zero-filled before initialisation. If an initialiser fails, the instances
+    /// already initialised are dropped, the allocation is freed and the error returned.
+    pub fn try_pin_init<E, I>(flags: Flags, mut init: impl FnMut(CpuId) -> I) -> Result<Self, E>
+    where
+        I: pin_init::PinInit<T, E>,
+        E: From<AllocError>,
+    {
+        let ptr = Self::alloc(flags)?;
+        let cpus = possible_cpus();
+        for (done, cpu) in cpus.enumerate() {
+            // SAFETY: `cpu` is possible and `ptr` a live per-CPU allocation for `T`s, so this is
+            // the address of `cpu`'s slot.
+            let slot = unsafe { bindings::per_cpu_ptr(ptr.as_ptr().cast(), cpu.as_u32()) }.cast();
+            // SAFETY: `slot` is valid for writes, aligned, and never moved: it is freed only by
+            // the drop of the `PerCpu` built below, or here on failure.
+            if let Err(e) = unsafe { pin_init::raw_try_init(slot, init(cpu)) } {
+                for cpu in possible_cpus().take(done) {
+                    // SAFETY: The first `done` possible CPUs were initialised above; each is
+                    // dropped once, before the memory is freed.
+                    unsafe {
+                        core::ptr::drop_in_place::<T>(
+                            bindings::per_cpu_ptr(ptr.as_ptr().cast(), cpu.as_u32()).cast(),
+                        )
+                    };
+                }
+                // SAFETY: `ptr` came from the per-CPU allocator, and nothing refers to it now.
+                unsafe { bindings::free_percpu(ptr.as_ptr().cast()) };
+                return Err(e);
+            }
+        }
+        // INVARIANT: Every possible CPU's slot was initialised in place above.
         Ok(Self {
-            ptr: NonNull::new(ptr.cast()).ok_or(AllocError)?,
+            ptr,
             _t: PhantomData,
         })
     }
@@ -178,52 +231,36 @@ impl<T: Zeroable> PerCpu<T> {
     ///
     /// # Safety
     ///
-    /// `ptr` must come from [`PerCpu::<T>::into_raw`], and ownership must not be taken more
-    /// than once.
-    pub unsafe fn from_raw(ptr: *mut T) -> Self {
-        // INVARIANT: `into_raw()` gave up ownership of an allocation that satisfied them.
+    /// `ptr` must be a per-CPU allocation for the size and alignment of `T` whose instance is
+    /// a valid, pinned `T` on every possible CPU, and nothing else may own it: one given up by
+    /// [`PerCpu::into_raw`], or one that C allocated (`alloc_percpu()`) and initialised for the
+    /// same layout. Ownership must not be taken more than once.
+    pub unsafe fn from_raw(ptr: PerCpuPtr<T>) -> Self {
+        // INVARIANT: Guaranteed by the safety requirements of this function.
         Self {
-            // SAFETY: `into_raw()` returns a non-null pointer.
-            ptr: unsafe { NonNull::new_unchecked(ptr) },
+            ptr: ptr.0,
             _t: PhantomData,
         }
     }
 
-    /// Gives up ownership and returns the per-CPU pointer, e.g. to store it in a C structure.
+    /// Gives up ownership and returns the `__percpu` address, e.g. to store it in a C structure.
     ///
     /// It can be freed with [`PerCpu::from_raw`] and a drop, or, if `T` needs no drop, with
     /// `free_percpu()`.
-    pub fn into_raw(self) -> *mut T {
-        let ptr = self.ptr.as_ptr();
+    pub fn into_raw(self) -> PerCpuPtr<T> {
+        let ptr = self.ptr;
         core::mem::forget(self);
-        ptr
-    }
-
-    /// Returns the per-CPU pointer, still owned by `self`.
-    #[inline]
-    pub fn as_raw(&self) -> *mut T {
-        self.ptr.as_ptr()
-    }
-
-    /// Returns the address of `cpu`'s instance.
-    ///
-    /// Equivalent to the kernel's `per_cpu_ptr()`.
-    ///
-    /// # Safety
-    ///
-    /// `cpu` must be a possible CPU.
-    #[inline]
-    unsafe fn cpu_ptr_unchecked(&self, cpu: CpuId) -> *mut T {
-        // SAFETY: By the type invariants, `ptr` is a live per-CPU allocation, and `cpu` is a
-        // possible CPU by the safety requirements of this function, so it has an instance.
-        unsafe { bindings::per_cpu_ptr(self.ptr.as_ptr().cast(), cpu.as_u32()) }.cast()
+        PerCpuPtr(ptr)
     }
 
     /// Returns the address of `cpu`'s instance, or `None` if `cpu` is not possible.
     #[inline]
     fn cpu_ptr(&self, cpu: CpuId) -> Option<*mut T> {
-        // SAFETY: `cpu` was just checked to be possible.
-        cpu_possible(cpu).then(|| unsafe { self.cpu_ptr_unchecked(cpu) })
+        cpu_possible(cpu).then(|| {
+            // SAFETY: By the type invariants, `ptr` is a live per-CPU allocation, and `cpu` was
+            // just checked to be possible, so it has an instance.
+            unsafe { bindings::per_cpu_ptr(self.ptr.as_ptr().cast(), cpu.as_u32()) }.cast()
+        })
     }
 
     /// Returns `cpu`'s instance, or `None` if `cpu` is not a possible CPU.
@@ -234,24 +271,13 @@ impl<T: Zeroable> PerCpu<T> {
         self.cpu_ptr(cpu).map(|p| unsafe { &*p })
     }
 
-    /// Returns `cpu`'s instance mutably, or `None` if `cpu` is not a possible CPU.
+    /// Returns `cpu`'s instance, pinned and mutable, or `None` if `cpu` is not a possible CPU.
     #[inline]
-    pub fn get_mut(&mut self, cpu: CpuId) -> Option<&mut T> {
-        // SAFETY: By the type invariants the instance is a valid `T`, and `&mut self` makes this
-        // the only access to it.
-        self.cpu_ptr(cpu).map(|p| unsafe { &mut *p })
-    }
-
-    /// Returns the local CPU's instance, for as long as preemption stays disabled.
-    ///
-    /// Equivalent to the kernel's `this_cpu_ptr()`.
-    #[inline]
-    pub fn get_local<'a>(&'a self, guard: &'a PreemptGuard) -> &'a T {
-        // SAFETY: The running CPU is always a possible CPU.
-        let ptr = unsafe { self.cpu_ptr_unchecked(guard.cpu()) };
-        // SAFETY: The instance is a valid `T` by the type invariants, mutated only through
-        // `&mut self`.
-        unsafe { &*ptr }
+    pub fn get_pin_mut(&mut self, cpu: CpuId) -> Option<Pin<&mut T>> {
+        let p = self.cpu_ptr(cpu)?;
+        // SAFETY: By the type invariants the instance is a valid, pinned `T`, and `&mut self`
+        // makes this the only access to it; `Pin` keeps it from being moved.
+        Some(unsafe { Pin::new_unchecked(&mut *p) })
     }
 
     /// Returns an iterator over the possible CPUs and their instances.
@@ -260,13 +286,15 @@ impl<T: Zeroable> PerCpu<T> {
     }
 }
 
-impl<T: Zeroable> Drop for PerCpu<T> {
+impl<T> Drop for PerCpu<T> {
     fn drop(&mut self) {
         if core::mem::needs_drop::<T>() {
             for cpu in possible_cpus() {
-                // SAFETY: `cpu` is possible, and its instance is a valid `T` by the type
-                // invariants, dropped once, here, before the memory is freed.
-                unsafe { core::ptr::drop_in_place(self.cpu_ptr_unchecked(cpu)) };
+                if let Some(p) = self.cpu_ptr(cpu) {
+                    // SAFETY: The instance is a valid `T` by the type invariants, dropped once,
+                    // here, in place, before the memory is freed.
+                    unsafe { core::ptr::drop_in_place(p) };
+                }
             }
         }
         // SAFETY: By the type invariants, `ptr` is an owned per-CPU allocation, freed only here.

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Proof tokens for the scheduler's locks.
+//!
+//! C header: [`kernel/sched/sched.h`](srctree/kernel/sched/sched.h)
+//!
+//! The locks stay in C: C takes them and calls into Rust. A Rust entry point turns "the caller
+//! holds the lock" into a token with one `unsafe` call ([`RqLocked::assume_held`],
+//! [`EpochLocked::assume_held`]), which lockdep checks where it is configured, and derives every
+//! view of the protected state from that token, so that no view outlives the lock. This is the
+//! pattern of [`LocalInterruptDisabled::assume_disabled`] for a lock held by the caller.
+//!
+//! [`LocalInterruptDisabled::assume_disabled`]: crate::interrupt::LocalInterruptDisabled::assume_disabled
+
+use super::{CfsRqView, SchedEntity};
+use crate::{bindings, types::NotThreadSafe};
+use core::marker::PhantomData;
+
+/// Proof that the current CPU holds the lock of a runqueue (`rq_lockp(rq)`) for `'a`.
+///
+/// The runqueue's fair runqueues ([`RqLocked::cfs_rq`]), their entities, and the LLC state of
+/// the runqueue and its tasks (`RqLocked::llc`, `RqLocked::task`) are views derived from it,
+/// with its lifetime.
+///
+/// # Invariants
+///
+/// `rq` points to a valid runqueue, and the current CPU holds its lock for all of `'a`.
+pub struct RqLocked<'a> {
+    rq: *mut bindings::rq,
+    _p: PhantomData<(&'a bindings::rq, NotThreadSafe)>,
+}
+
+impl<'a> RqLocked<'a> {
+    /// Creates the token for the lock of `rq`, which the caller holds; lockdep checks it
+    /// (`lockdep_assert_rq_held()`) when configured.
+    ///
+    /// # Safety
+    ///
+    /// `rq` must be a valid runqueue whose lock the caller holds for all of `'a`.
+    #[inline]
+    pub unsafe fn assume_held(rq: *mut bindings::rq) -> Self {
+        #[cfg(CONFIG_LOCKDEP)]
+        // SAFETY: `rq` is a valid runqueue by the safety requirements; the check only reads it.
+        unsafe {
+            bindings::sched_rust_assert_rq_held(rq)
+        };
+        // INVARIANT: Guaranteed by the safety requirements of this function.
+        Self {
+            rq,
+            _p: PhantomData,
+        }
+    }
+
+    /// Returns the raw runqueue.
+    #[inline]
+    pub fn as_raw(&self) -> *mut bindings::rq {
+        self.rq
+    }
+
+    /// Returns the view of `cfs_rq`, a fair runqueue of this runqueue, for as long as the lock
+    /// is held.
+    ///
+    /// # Safety
+    ///
+    /// `cfs_rq` must be a valid fair runqueue of this runqueue (`rq_of(cfs_rq)` is it): its own
+    /// `cfs` or a group's on this CPU.
+    #[inline]
+    pub unsafe fn cfs_rq(&self, cfs_rq: *mut bindings::cfs_rq) -> &'a CfsRqView {
+        // SAFETY: `cfs_rq` is valid and belongs to this runqueue by the safety requirements, so
+        // its fields and its tree are protected by the lock held for `'a` (type invariants).
+        unsafe { CfsRqView::from_raw(cfs_rq) }
+    }
+
+    /// Returns the entity `se`, queued on or running on a fair runqueue of this runqueue.
+    ///
+    /// # Safety
+    ///
+    /// `se` must be a valid entity of a fair runqueue of this runqueue.
+    #[inline]
+    pub unsafe fn entity(&self, se: *mut bindings::sched_entity) -> &'a SchedEntity {
+        // SAFETY: `se` is valid and protected by this runqueue's lock, held for `'a` (type
+        // invariants and safety requirements).
+        unsafe { SchedEntity::from_raw(se) }
+    }
+}
+
+/// Returns the runqueue of the fair runqueue `cfs_rq`.
+///
+/// Equivalent to `rq_of()`.
+///
+/// # Safety
+///
+/// `cfs_rq` must be a valid fair runqueue.
+#[inline]
+pub unsafe fn rq_of(cfs_rq: *mut bindings::cfs_rq) -> *mut bindings::rq {
+    #[cfg(CONFIG_FAIR_GROUP_SCHED)]
+    {
+        // SAFETY: `cfs_rq` is valid, and `cfs_rq->rq` is set once, when it is initialised.
+        unsafe { (*cfs_rq).rq }
+    }
+    #[cfg(not(CONFIG_FAIR_GROUP_SCHED))]
+    {
+        // SAFETY: Without group scheduling, the only fair runqueue is the `cfs` of a runqueue.
+        unsafe { crate::container_of!(cfs_rq, bindings::rq, cfs) }
+    }
+}
+
+/// Proof that the current CPU holds `rq->cpu_epoch_lock` of a runqueue for `'a`.
+///
+/// The runqueue's epoch clock (`RqEpoch`) and the processes' runtimes on its CPU
+/// (`CacheTime`) are views derived from it.
+///
+/// # Invariants
+///
+/// `rq` points to a valid runqueue, and the current CPU holds its `cpu_epoch_lock` for all of
+/// `'a`.
+#[cfg(CONFIG_SCHED_CACHE)]
+pub struct EpochLocked<'a> {
+    pub(super) rq: *mut bindings::rq,
+    _p: PhantomData<(&'a bindings::rq, NotThreadSafe)>,
+}
+
+#[cfg(CONFIG_SCHED_CACHE)]
+impl<'a> EpochLocked<'a> {
+    /// Creates the token for `rq->cpu_epoch_lock`, which the caller holds; lockdep checks it
+    /// when configured.
+    ///
+    /// # Safety
+    ///
+    /// `rq` must be a valid runqueue whose `cpu_epoch_lock` the caller holds for all of `'a`.
+    #[inline]
+    pub unsafe fn assume_held(rq: *mut bindings::rq) -> Self {
+        #[cfg(CONFIG_LOCKDEP)]
+        // SAFETY: `rq` is a valid runqueue by the safety requirements; the check only reads it.
+        unsafe {
+            bindings::sched_rust_assert_epoch_held(rq)
+        };
+        // INVARIANT: Guaranteed by the safety requirements of this function.
+        Self {
+            rq,
+            _p: PhantomData,
+        }
+    }
+}
