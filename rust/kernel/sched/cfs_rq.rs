@@ -46,7 +46,7 @@ impl CfsRqView {
 
     #[inline]
     fn ptr(&self) -> *const bindings::cfs_rq {
-        self.0.get()
+        core::ptr::from_ref(self).cast_mut().cast()
     }
 
     /// Returns the root of the deadline-ordered tree.

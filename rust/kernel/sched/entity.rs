@@ -63,7 +63,7 @@ impl SchedEntity {
     /// Returns the raw pointer to the C `struct sched_entity`.
     #[inline]
     pub fn as_raw(&self) -> *mut bindings::sched_entity {
-        self.0.get()
+        core::ptr::from_ref(self).cast_mut().cast()
     }
 
     /// Returns a raw pointer for reading single fields.
@@ -72,7 +72,7 @@ impl SchedEntity {
     /// average) without the runqueue lock; the fields read here are stable under that lock.
     #[inline]
     fn ptr(&self) -> *const bindings::sched_entity {
-        self.0.get()
+        core::ptr::from_ref(self).cast_mut().cast()
     }
 
     /// Returns the virtual runtime (`se->vruntime`).

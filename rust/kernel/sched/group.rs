@@ -73,7 +73,7 @@ impl TaskGroup {
     /// Returns the raw pointer to the task group.
     #[inline]
     pub fn as_raw(&self) -> *mut bindings::task_group {
-        self.0.get()
+        core::ptr::from_ref(self).cast_mut().cast()
     }
 
     /// Returns whether this is the root task group.

@@ -23,19 +23,110 @@
 use super::{EpochLocked, RqLocked};
 use crate::{
     bindings,
-    sync::atomic::{ordering::Relaxed, Atomic, AtomicType},
     types::Opaque, //
 };
+use core::marker::PhantomData;
 
-/// Returns the field at `ptr` as an atomic.
+/// A field that some CPU reads or writes without the lock that serialises its writers.
 ///
-/// # Safety
-///
-/// `ptr` must be valid and aligned for `'a`, and every Rust access to it must be atomic.
-#[inline]
-unsafe fn atomic<'a, T: AtomicType>(ptr: *mut T) -> &'a Atomic<T> {
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    unsafe { Atomic::from_ptr(ptr) }
+/// Every Rust access to such a field goes through the kernel's atomic helpers
+/// (`atomic_read()`/`atomic_set()`, `atomic64_read()`/`atomic64_set()`: `READ_ONCE()` and
+/// `WRITE_ONCE()`, relaxed atomics of the kernel memory model), never a plain load or store. They
+/// are called directly rather than through `Atomic<T>`: with `-Copt-level=s`, rustc shares
+/// generic instances with the `kernel` crate, and `Atomic<T>`'s `as_ptr()` is not `#[inline]`,
+/// so each access became a call out of the hot path.
+trait Racy: Copy {
+    /// `READ_ONCE(*p)`.
+    ///
+    /// # Safety
+    ///
+    /// `p` must be valid and aligned, and every Rust access to it atomic.
+    unsafe fn read_once(p: *mut Self) -> Self;
+
+    /// `WRITE_ONCE(*p, v)`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Racy::read_once`], and `p` valid for writes.
+    unsafe fn write_once(p: *mut Self, v: Self);
+}
+
+// `atomic64_t` stands for the 64-bit fields: `CONFIG_SCHED_RUST_CFS` requires `64BIT`.
+crate::static_assert!(size_of::<usize>() == 8);
+
+impl Racy for u32 {
+    #[inline(always)]
+    unsafe fn read_once(p: *mut Self) -> Self {
+        // CAST: `atomic_t` is one `int`: same size and alignment as `u32`; the bits are kept.
+        // SAFETY: Guaranteed by the safety requirements.
+        unsafe { bindings::atomic_read(p.cast()) as u32 }
+    }
+
+    #[inline(always)]
+    unsafe fn write_once(p: *mut Self, v: Self) {
+        // SAFETY: As above.
+        unsafe { bindings::atomic_set(p.cast(), v as i32) }
+    }
+}
+
+impl Racy for i32 {
+    #[inline(always)]
+    unsafe fn read_once(p: *mut Self) -> Self {
+        // SAFETY: `atomic_t` is one `int`; guaranteed by the safety requirements.
+        unsafe { bindings::atomic_read(p.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn write_once(p: *mut Self, v: Self) {
+        // SAFETY: As above.
+        unsafe { bindings::atomic_set(p.cast(), v) }
+    }
+}
+
+impl Racy for u64 {
+    #[inline(always)]
+    unsafe fn read_once(p: *mut Self) -> Self {
+        // CAST: `atomic64_t` is one `s64`: same size and alignment as `u64`; the bits are kept.
+        // SAFETY: Guaranteed by the safety requirements.
+        unsafe { bindings::atomic64_read(p.cast()) as u64 }
+    }
+
+    #[inline(always)]
+    unsafe fn write_once(p: *mut Self, v: Self) {
+        // SAFETY: As above.
+        unsafe { bindings::atomic64_set(p.cast(), v as i64) }
+    }
+}
+
+impl Racy for usize {
+    #[inline(always)]
+    unsafe fn read_once(p: *mut Self) -> Self {
+        // SAFETY: `usize` is `u64` here (asserted above); guaranteed by the safety requirements.
+        crate::num::casts::arch::u64_as_usize(unsafe { u64::read_once(p.cast()) })
+    }
+
+    #[inline(always)]
+    unsafe fn write_once(p: *mut Self, v: Self) {
+        // SAFETY: As above.
+        unsafe { u64::write_once(p.cast(), crate::num::casts::usize_as_u64(v)) }
+    }
+}
+
+impl<T> Racy for *mut T {
+    #[inline(always)]
+    unsafe fn read_once(p: *mut Self) -> Self {
+        // SAFETY: A pointer is 64 bits here (asserted above); guaranteed by the safety
+        // requirements.
+        let addr = unsafe { usize::read_once(p.cast()) };
+        // The pointer was published by a store of an exposed address (C).
+        core::ptr::with_exposed_provenance_mut(addr)
+    }
+
+    #[inline(always)]
+    unsafe fn write_once(p: *mut Self, v: Self) {
+        // SAFETY: As above.
+        unsafe { usize::write_once(p.cast(), v.expose_provenance()) }
+    }
 }
 
 impl<'a> RqLocked<'a> {
@@ -79,7 +170,7 @@ pub struct RqLlc(Opaque<bindings::rq>);
 impl RqLlc {
     #[inline]
     fn rq(&self) -> *mut bindings::rq {
-        self.0.get()
+        core::ptr::from_ref(self).cast_mut().cast()
     }
 
     /// Returns `rq->nr_llc_running`, the number of queued tasks with a preferred LLC.
@@ -87,7 +178,7 @@ impl RqLlc {
     pub fn nr_llc_running(&self) -> u32 {
         // SAFETY: The runqueue is valid (type invariants); load balancing reads the counter of
         // remote runqueues without their lock, so every Rust access is atomic.
-        unsafe { atomic(&raw mut (*self.rq()).nr_llc_running) }.load(Relaxed)
+        unsafe { Racy::read_once(&raw mut (*self.rq()).nr_llc_running) }
     }
 
     /// Sets `rq->nr_llc_running`.
@@ -95,7 +186,7 @@ impl RqLlc {
     pub fn set_nr_llc_running(&self, v: u32) {
         // SAFETY: As in `nr_llc_running()`; the lock, held (type invariants), makes this the
         // only writer.
-        unsafe { atomic(&raw mut (*self.rq()).nr_llc_running) }.store(v, Relaxed);
+        unsafe { Racy::write_once(&raw mut (*self.rq()).nr_llc_running, v) };
     }
 
     /// Returns `rq->nr_pref_llc_running`, the number of queued, non-delayed tasks on their
@@ -104,7 +195,7 @@ impl RqLlc {
     pub fn nr_pref_llc_running(&self) -> u32 {
         // SAFETY: The runqueue is valid (type invariants); load balancing reads the counter of
         // remote runqueues without their lock, so every Rust access is atomic.
-        unsafe { atomic(&raw mut (*self.rq()).nr_pref_llc_running) }.load(Relaxed)
+        unsafe { Racy::read_once(&raw mut (*self.rq()).nr_pref_llc_running) }
     }
 
     /// Sets `rq->nr_pref_llc_running`.
@@ -112,18 +203,18 @@ impl RqLlc {
     pub fn set_nr_pref_llc_running(&self, v: u32) {
         // SAFETY: As in `nr_pref_llc_running()`; the lock, held (type invariants), makes this
         // the only writer.
-        unsafe { atomic(&raw mut (*self.rq()).nr_pref_llc_running) }.store(v, Relaxed);
+        unsafe { Racy::write_once(&raw mut (*self.rq()).nr_pref_llc_running, v) };
     }
 
     /// Returns the count of LLC `llc` in the bottom domain (`rq->sd->llc_counts[llc]`), or
     /// `None` if the runqueue has no domain (`rq->sd == NULL`) or `llc` is out of range.
     #[inline]
-    fn llc_count(&self, llc: u32) -> Option<&Atomic<u32>> {
+    fn llc_count(&self, llc: u32) -> Option<*mut u32> {
         // `rcu_dereference_all(rq->sd)`: a single read of the published pointer.
         // SAFETY: The runqueue is valid (type invariants); `rq->sd` is published with
         // `rcu_assign_pointer()` by domain rebuilds, which do not take this lock, so it is read
         // atomically.
-        let sd = unsafe { atomic(&raw mut (*self.rq()).sd) }.load(Relaxed);
+        let sd = unsafe { Racy::read_once(&raw mut (*self.rq()).sd) };
         if sd.is_null() {
             return None;
         }
@@ -135,17 +226,18 @@ impl RqLlc {
             return None;
         }
         // SAFETY: `llc_counts` has `llc_max` elements (`__counted_by_ptr(llc_max)`) and `llc`
-        // is below it; load balancing reads the counts of remote domains without this lock, so
-        // every Rust access is atomic.
-        Some(unsafe { atomic(counts.add(crate::num::casts::u32_as_usize(llc))) })
+        // is below it.
+        Some(unsafe { counts.add(crate::num::casts::u32_as_usize(llc)) })
     }
 
     /// Replaces the count of LLC `llc` by `f(count)`; nothing if there is no such count.
     #[inline]
     pub fn update_llc_count(&self, llc: u32, f: impl FnOnce(u32) -> u32) {
         if let Some(c) = self.llc_count(llc) {
-            // Only the holder of this runqueue's lock writes its domain's counts: no RMW needed.
-            c.store(f(c.load(Relaxed)), Relaxed);
+            // SAFETY: `c` is a valid count (`llc_count()`); load balancing reads the counts of
+            // remote domains without this lock, so every Rust access is atomic. Only the holder
+            // of this runqueue's lock writes its domain's counts: no read-modify-write needed.
+            unsafe { Racy::write_once(c, f(Racy::read_once(c))) };
         }
     }
 }
@@ -163,7 +255,7 @@ pub struct TaskLlc(Opaque<bindings::task_struct>);
 impl TaskLlc {
     #[inline]
     fn p(&self) -> *mut bindings::task_struct {
-        self.0.get()
+        core::ptr::from_ref(self).cast_mut().cast()
     }
 
     /// Returns the task's preferred LLC (`p->preferred_llc`), or a negative value for none.
@@ -171,7 +263,7 @@ impl TaskLlc {
     pub fn preferred_llc(&self) -> i32 {
         // SAFETY: The task is valid (type invariants); its LLC scan writes the field with
         // `WRITE_ONCE()` without the runqueue lock, so the Rust read is atomic.
-        unsafe { atomic(&raw mut (*self.p()).preferred_llc) }.load(Relaxed)
+        unsafe { Racy::read_once(&raw mut (*self.p()).preferred_llc) }
     }
 
     /// Returns the LLC of the CPU the task is on (`task_llc()`).
@@ -248,17 +340,17 @@ impl RqEpoch {
     /// Returns `(cpu_epoch, cpu_epoch_next, cpu_runtime)`.
     #[inline]
     pub fn get(&self) -> (u64, u64, u64) {
-        let rq = self.0.get();
+        let rq: *mut bindings::rq = core::ptr::from_ref(self).cast_mut().cast();
         // SAFETY: The runqueue is valid (type invariants). Writers hold `cpu_epoch_lock`, which
         // is held; the LLC scan of other CPUs' tasks reads these fields without it, so every Rust
         // access is atomic.
         unsafe {
             (
-                crate::num::casts::usize_as_u64(atomic(&raw mut (*rq).cpu_epoch).load(Relaxed)),
+                crate::num::casts::usize_as_u64(Racy::read_once(&raw mut (*rq).cpu_epoch)),
                 crate::num::casts::usize_as_u64(
-                    atomic(&raw mut (*rq).cpu_epoch_next).load(Relaxed),
+                    Racy::read_once(&raw mut (*rq).cpu_epoch_next),
                 ),
-                atomic(&raw mut (*rq).cpu_runtime).load(Relaxed),
+                Racy::read_once(&raw mut (*rq).cpu_runtime),
             )
         }
     }
@@ -266,14 +358,12 @@ impl RqEpoch {
     /// Sets `(cpu_epoch, cpu_epoch_next, cpu_runtime)`.
     #[inline]
     pub fn set(&self, epoch: u64, epoch_next: u64, runtime: u64) {
-        let rq = self.0.get();
+        let rq: *mut bindings::rq = core::ptr::from_ref(self).cast_mut().cast();
         // SAFETY: As in `get()`; the lock, held (type invariants), makes this the only writer.
         unsafe {
-            atomic(&raw mut (*rq).cpu_epoch)
-                .store(crate::num::casts::arch::u64_as_usize(epoch), Relaxed);
-            atomic(&raw mut (*rq).cpu_epoch_next)
-                .store(crate::num::casts::arch::u64_as_usize(epoch_next), Relaxed);
-            atomic(&raw mut (*rq).cpu_runtime).store(runtime, Relaxed);
+            Racy::write_once(&raw mut (*rq).cpu_epoch, crate::num::casts::arch::u64_as_usize(epoch));
+            Racy::write_once(&raw mut (*rq).cpu_epoch_next, crate::num::casts::arch::u64_as_usize(epoch_next));
+            Racy::write_once(&raw mut (*rq).cpu_runtime, runtime);
         }
     }
 }
@@ -293,13 +383,13 @@ impl CacheTime {
     /// Returns `(runtime, epoch)`.
     #[inline]
     pub fn get(&self) -> (u64, u64) {
-        let t = self.0.get();
+        let t: *mut bindings::sched_cache_time = core::ptr::from_ref(self).cast_mut().cast();
         // SAFETY: Valid (type invariants); written under the held `cpu_epoch_lock`, but read
         // without it by the LLC scan and `task_tick_cache()`, so every Rust access is atomic.
         unsafe {
             (
-                atomic(&raw mut (*t).runtime).load(Relaxed),
-                crate::num::casts::usize_as_u64(atomic(&raw mut (*t).epoch).load(Relaxed)),
+                Racy::read_once(&raw mut (*t).runtime),
+                crate::num::casts::usize_as_u64(Racy::read_once(&raw mut (*t).epoch)),
             )
         }
     }
@@ -307,12 +397,11 @@ impl CacheTime {
     /// Sets `(runtime, epoch)`.
     #[inline]
     pub fn set(&self, runtime: u64, epoch: u64) {
-        let t = self.0.get();
+        let t: *mut bindings::sched_cache_time = core::ptr::from_ref(self).cast_mut().cast();
         // SAFETY: As in `get()`; the lock, held (type invariants), makes this the only writer.
         unsafe {
-            atomic(&raw mut (*t).runtime).store(runtime, Relaxed);
-            atomic(&raw mut (*t).epoch)
-                .store(crate::num::casts::arch::u64_as_usize(epoch), Relaxed);
+            Racy::write_once(&raw mut (*t).runtime, runtime);
+            Racy::write_once(&raw mut (*t).epoch, crate::num::casts::arch::u64_as_usize(epoch));
         }
     }
 }
@@ -353,7 +442,8 @@ pub unsafe fn llc_scan_ref<'a>(s: *const LlcScan) -> &'a LlcScan {
 /// `grp->next_scan`); others read it concurrently with `READ_ONCE()`, so every access here is
 /// atomic.
 pub struct RunningAvg<'a> {
-    avg: &'a Atomic<u64>,
+    avg: *mut u64,
+    _writer: PhantomData<&'a mut u64>,
 }
 
 impl<'a> RunningAvg<'a> {
@@ -366,21 +456,23 @@ impl<'a> RunningAvg<'a> {
     pub unsafe fn from_raw(avg: *mut u64) -> Self {
         // INVARIANT: Guaranteed by the safety requirements of this function.
         Self {
-            // SAFETY: `avg` is valid for `'a`; C reads it with `READ_ONCE()` and this type
-            // accesses it only atomically, so there is no data race.
-            avg: unsafe { Atomic::from_ptr(avg) },
+            avg,
+            _writer: PhantomData,
         }
     }
 
     /// Returns the average.
     #[inline]
     pub fn get(&self) -> u64 {
-        self.avg.load(Relaxed)
+        // SAFETY: `avg` is valid (type invariants); other CPUs read it concurrently with
+        // `READ_ONCE()`, so every Rust access is atomic.
+        unsafe { Racy::read_once(self.avg) }
     }
 
     /// Sets the average: a `WRITE_ONCE()` for the concurrent readers.
     #[inline]
     pub fn set(&mut self, v: u64) {
-        self.avg.store(v, Relaxed);
+        // SAFETY: As in `get()`; this is the only writer (type invariants).
+        unsafe { Racy::write_once(self.avg, v) };
     }
 }
