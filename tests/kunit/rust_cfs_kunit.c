@@ -165,8 +165,10 @@ static void eevdf_build(struct eevdf_fixture *f, struct eevdf_state *st)
 /*
  * PICK_BUDDY is never flipped here: a static key flip patches the text every
  * CPU's pick runs, and under QEMU TCG that killed a CPU on a stale int3. The
- * random test turns the buddy off through the bodies' parameters instead.
+ * random test turns the buddy off per call instead: the Rust pick through its
+ * parameter, the C pick by hiding cfs_rq->next (pick_c_buddy()).
  */
+
 /*
  * The Rust entry points take the runqueue lock as held and check it with
  * lockdep: the fake runqueue's lock is held around every call, as the
@@ -180,6 +182,22 @@ static struct sched_entity *pick_rust_buddy(struct cfs_rq *cfs_rq, bool protect,
 	raw_spin_rq_lock(rq);
 	se = __pick_eevdf_rust(cfs_rq, protect, buddy);
 	raw_spin_rq_unlock(rq);
+	return se;
+}
+
+/*
+ * The C pick with PICK_BUDDY off for this call only: the buddy branch is the
+ * only reader of cfs_rq->next in pick_eevdf(), so hiding the buddy is the
+ * same as turning the feature off, without flipping its static key.
+ */
+static struct sched_entity *pick_c_buddy(struct cfs_rq *cfs_rq, bool protect, bool buddy)
+{
+	struct sched_entity *next = cfs_rq->next, *se;
+
+	if (!buddy)
+		cfs_rq->next = NULL;
+	se = pick_eevdf_c(cfs_rq, protect);
+	cfs_rq->next = next;
 	return se;
 }
 
@@ -311,7 +329,7 @@ static void rust_cfs_pick_branch_test(struct kunit *test)
 	cfs_rq->h_nr_queued = c->h_nr_queued ?: c->nr + (c->has_curr && c->curr_on_rq);
 
 	expect = c->expect == -2 ? NULL : c->expect == -1 ? curr : &f->se[c->expect];
-	pc = __pick_eevdf_c(cfs_rq, c->protect, true);
+	pc = pick_eevdf_c(cfs_rq, c->protect);
 	pr = pick_rust_buddy(cfs_rq, c->protect, true);
 	KUNIT_EXPECT_EQ(test, pick_eevdf_route(cfs_rq, c->protect, true), c->route);
 	KUNIT_EXPECT_PTR_EQ_MSG(test, pc, expect, "C");
@@ -435,7 +453,7 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 		if (st.nr > 256)
 			big++;
 		/* Rust gets the effective value: the C body ANDs in the feature. */
-		c = __pick_eevdf_c(cfs_rq, protect, pick_buddy);
+		c = pick_c_buddy(cfs_rq, protect, pick_buddy);
 		r = pick_rust_buddy(cfs_rq, protect, pick_buddy && sched_feat(PICK_BUDDY));
 		nonnull += !!c;
 		if (c != r) {

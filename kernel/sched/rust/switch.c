@@ -379,7 +379,8 @@ void __init rust_sched_init_debugfs(struct dentry *parent)
 			rust_sched_piece_rust(piece) ? "Rust" : "C");
 	}
 
-	debugfs_create_file("pick_stats", 0644, dir, NULL, &rust_sched_pick_stats_fops);
+	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_STATS))
+		debugfs_create_file("pick_stats", 0644, dir, NULL, &rust_sched_pick_stats_fops);
 	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW))
 		debugfs_create_file("shadow", 0644, dir, NULL, &rust_sched_shadow_fops);
 	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_BENCH))
