@@ -47,12 +47,16 @@ if [ ! -f "$dis" ] || [ "$dis" -ot "$vmlinux" ]; then
 	mv "$dis.tmp" "$dis"
 fi
 
-# Every call instruction, as "<caller> <callee>".
+# Every call, and every tail call (a jump to another function's entry), as
+# "<caller> <callee>".
 calls=$B/vmlinux.calls
 awk '
 	/^[0-9a-f]+ <.*>:$/ { f = $2; gsub(/[<>:]/, "", f); next }
-	/\tcall[q]?\t/ && match($0, /<[^>]*>/) {
-		t = substr($0, RSTART + 1, RLENGTH - 2); sub(/\+0x[0-9a-f]+$/, "", t)
+	/\t(call|jmp)[q]?\t/ && match($0, /<[^>]*>/) {
+		t = substr($0, RSTART + 1, RLENGTH - 2)
+		if ($0 ~ /\tjmp/ && (t ~ /\+0x[0-9a-f]+$/ || t == f))
+			next
+		sub(/\+0x[0-9a-f]+$/, "", t)
 		print f, t
 	}' "$dis" > "$calls"
 [ -s "$calls" ] || die "no call instruction found in the disassembly of $vmlinux"
@@ -82,7 +86,7 @@ for f in $hot_funcs; do
 		gone+=("$f")
 	fi
 done
-echo "check-inline: $flavour vmlinux, $(wc -l < "$calls") call instructions scanned"
+echo "check-inline: $flavour vmlinux, $(wc -l < "$calls") calls and tail calls scanned"
 echo "  Rust hot entry points checked for callers: $(echo $hot_entries)"
 echo "    (defined out of line too: ${present[*]:-none})"
 echo "  fair.c hot-path functions checked for rust_sched_*/rust_helper_* calls: ${checked[*]}"

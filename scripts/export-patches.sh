@@ -52,13 +52,17 @@ commit "rust: sched: Add per-CPU allocations and fair-scheduler views" \
 structures private to kernel/sched/, none of which Rust can reach today.
 
 Add rust/kernel/sched/: PerCpu<T>, an owning handle of a dynamic per-CPU
-allocation (zero-filled, fallible with explicit GFP flags, freed on drop,
-convertible to and from the raw pointer C stores), with remote access by
-CpuId and local access bounded by a PreemptGuard; SchedEntity and
-CfsRqView, read-only views of a sched_entity and of the part of a cfs_rq
-the EEVDF pick reads, bounded by the runqueue lock; typed access to task
-groups and their per-CPU cfs_tg_state; and to the LLC counters and epoch
-clock of cache-aware scheduling, under the locks that protect them. bindgen sees
+allocation (fallible with explicit GFP flags, zero-filled or initialised in
+place per CPU with a PinInit, freed on drop, convertible to and from the
+__percpu address C stores, which Rust cannot dereference), with access by
+CpuId for possible CPUs only; RqLocked and EpochLocked, proof tokens that
+the caller holds a runqueue's lock or its cpu_epoch_lock (checked by
+lockdep), from which every view is derived: CfsRqView and SchedEntity,
+read-only views of what the EEVDF pick reads, and the LLC counters and
+epoch clock of cache-aware scheduling, whose fields that other CPUs read
+without the lock are accessed with the kernel's atomics; and task groups
+whose per-CPU cfs_tg_state is built in place and installed only once
+every possible CPU is initialised. bindgen sees
 kernel/sched/sched.h, which includes kernel/sched/rust/sched_rust.h, the
 header that declares every C-callable Rust entry point." \
 	rust/helpers/sched.c:rust/helpers/sched.c \
@@ -67,6 +71,7 @@ header that declares every C-callable Rust entry point." \
 	rust/kernel/sched/entity.rs:rust/kernel/sched/entity.rs \
 	rust/kernel/sched/group.rs:rust/kernel/sched/group.rs \
 	rust/kernel/sched/llc.rs:rust/kernel/sched/llc.rs \
+	rust/kernel/sched/lock.rs:rust/kernel/sched/lock.rs \
 	rust/kernel/sched/percpu.rs:rust/kernel/sched/percpu.rs \
 	patches/0002-rust-sched-bindings.patch
 
@@ -198,7 +203,12 @@ the allocation failure path; for the LLC accounting, random operation
 sequences, the epoch decay across the jiffies wrap, and random occupancy
 matrices for the preferred-LLC choice. CONFIG_SCHED_RUST_CFS_BENCH adds
 microbenchmarks that time both implementations interleaved on prepared
-states." \
+states. CONFIG_SCHED_RUST_CFS_SHADOW (rust/fair_shadow.c) runs the other
+implementation on every pick, eligibility test and LLC dequeue and counts
+differences; CONFIG_SCHED_RUST_CFS_STATS (rust/fair_stats.c) counts the
+branch every pick takes." \
+	kernel/sched/rust/fair_shadow.c:kernel/sched/rust/fair_shadow.c \
+	kernel/sched/rust/fair_stats.c:kernel/sched/rust/fair_stats.c \
 	tests/kunit/rust_cfs_kunit.c:kernel/sched/tests/rust_cfs_kunit.c \
 	tests/kunit/.kunitconfig:kernel/sched/rust/.kunitconfig \
 	kernel/sched/rust/fair_bench.c:kernel/sched/rust/fair_bench.c \
