@@ -143,11 +143,14 @@ int sched_rust_cfs_parse(const char *str)
 		len = end - str;
 		piece = rust_sched_piece_find(str, len);
 		if (!piece) {
-			pr_err("sched_rust_cfs: unknown piece '%.*s'; valid: on, off, all, none, or a comma-separated list of:",
-			       (int)len, str);
-			for (i = 0; i < ARRAY_SIZE(rust_sched_pieces); i++)
-				pr_cont(" %s", rust_sched_pieces[i].name);
-			pr_cont("\n");
+			char names[32] = "";
+
+			for (i = 0; i < ARRAY_SIZE(rust_sched_pieces); i++) {
+				strlcat(names, " ", sizeof(names));
+				strlcat(names, rust_sched_pieces[i].name, sizeof(names));
+			}
+			pr_err("sched_rust_cfs: unknown piece '%.*s'; valid: on, off, all, none, or a comma-separated list of:%s\n",
+			       (int)len, str, names);
 			return -EINVAL;
 		}
 		mask |= BIT(piece->bit);

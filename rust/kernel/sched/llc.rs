@@ -347,9 +347,7 @@ impl RqEpoch {
         unsafe {
             (
                 crate::num::casts::usize_as_u64(Racy::read_once(&raw mut (*rq).cpu_epoch)),
-                crate::num::casts::usize_as_u64(
-                    Racy::read_once(&raw mut (*rq).cpu_epoch_next),
-                ),
+                crate::num::casts::usize_as_u64(Racy::read_once(&raw mut (*rq).cpu_epoch_next)),
                 Racy::read_once(&raw mut (*rq).cpu_runtime),
             )
         }
@@ -361,8 +359,14 @@ impl RqEpoch {
         let rq: *mut bindings::rq = core::ptr::from_ref(self).cast_mut().cast();
         // SAFETY: As in `get()`; the lock, held (type invariants), makes this the only writer.
         unsafe {
-            Racy::write_once(&raw mut (*rq).cpu_epoch, crate::num::casts::arch::u64_as_usize(epoch));
-            Racy::write_once(&raw mut (*rq).cpu_epoch_next, crate::num::casts::arch::u64_as_usize(epoch_next));
+            Racy::write_once(
+                &raw mut (*rq).cpu_epoch,
+                crate::num::casts::arch::u64_as_usize(epoch),
+            );
+            Racy::write_once(
+                &raw mut (*rq).cpu_epoch_next,
+                crate::num::casts::arch::u64_as_usize(epoch_next),
+            );
             Racy::write_once(&raw mut (*rq).cpu_runtime, runtime);
         }
     }
@@ -401,7 +405,10 @@ impl CacheTime {
         // SAFETY: As in `get()`; the lock, held (type invariants), makes this the only writer.
         unsafe {
             Racy::write_once(&raw mut (*t).runtime, runtime);
-            Racy::write_once(&raw mut (*t).epoch, crate::num::casts::arch::u64_as_usize(epoch));
+            Racy::write_once(
+                &raw mut (*t).epoch,
+                crate::num::casts::arch::u64_as_usize(epoch),
+            );
         }
     }
 }

@@ -10,7 +10,8 @@
 //! view of the protected state from that token, so that no view outlives the lock. This is the
 //! pattern of [`LocalInterruptDisabled::assume_disabled`] for a lock held by the caller.
 //!
-//! [`LocalInterruptDisabled::assume_disabled`]: crate::interrupt::LocalInterruptDisabled::assume_disabled
+//! [`LocalInterruptDisabled::assume_disabled`]:
+//!     crate::interrupt::LocalInterruptDisabled::assume_disabled
 
 use super::{CfsRqView, SchedEntity};
 use crate::{bindings, types::NotThreadSafe};
