@@ -401,7 +401,8 @@ pub(crate) fn update_avg_scale(avg: u64, sample: u64, llc_size: i32) -> u64 {
 #[export]
 #[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_llc_scan_cpu(s: *mut LlcScan, cpu: c_int, occ: c_ulong) {
-    // SAFETY: Guaranteed by the safety requirements of this function.
+    // SAFETY: `s` is the scan state on the stack of `task_cache_work()`, which only this call
+    // uses meanwhile (safety requirements).
     llc_scan_cpu(unsafe { llc_scan_mut(s) }, cpu, occ);
 }
 
@@ -413,7 +414,8 @@ pub unsafe extern "C" fn rust_sched_llc_scan_cpu(s: *mut LlcScan, cpu: c_int, oc
 #[export]
 #[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_llc_scan_llc_done(s: *mut LlcScan, pref_llc: bool) {
-    // SAFETY: Guaranteed by the safety requirements of this function.
+    // SAFETY: As in `rust_sched_llc_scan_cpu()`: the scanner's own stack state, used by nothing
+    // else during the call.
     llc_scan_llc_done(unsafe { llc_scan_mut(s) }, pref_llc);
 }
 
@@ -425,7 +427,7 @@ pub unsafe extern "C" fn rust_sched_llc_scan_llc_done(s: *mut LlcScan, pref_llc:
 #[export]
 #[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_llc_scan_move(s: *const LlcScan) -> bool {
-    // SAFETY: Guaranteed by the safety requirements of this function.
+    // SAFETY: The scanner's own stack state, not written during the call (safety requirements).
     llc_scan_move(unsafe { llc_scan_ref(s) })
 }
 
@@ -437,7 +439,8 @@ pub unsafe extern "C" fn rust_sched_llc_scan_move(s: *const LlcScan) -> bool {
 #[export]
 #[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn rust_sched_update_avg_scale(avg: *mut u64, sample: u64, llc_size: c_int) {
-    // SAFETY: Guaranteed by the safety requirements of this function.
+    // SAFETY: `avg` is the group's `nr_running_avg`, and the caller, the scanner that won
+    // `grp->next_scan`, is its only writer (safety requirements).
     let mut avg = unsafe { RunningAvg::from_raw(avg) };
     avg.set(update_avg_scale(avg.get(), sample, llc_size));
 }

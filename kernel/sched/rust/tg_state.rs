@@ -132,7 +132,7 @@ pub unsafe extern "C" fn rust_sched_tg_cfs_rq(
     tg: *mut ffi::task_group,
     cpu: c_int,
 ) -> *mut ffi::cfs_rq {
-    // SAFETY: Guaranteed by the safety requirements of this function.
+    // SAFETY: `tg` is a valid, initialised group for the call (safety requirements).
     let tg = unsafe { TaskGroup::from_raw(tg) };
     CpuId::from_i32(cpu)
         .and_then(|cpu| tg.cfs_rq(cpu))
@@ -150,7 +150,7 @@ pub unsafe extern "C" fn rust_sched_tg_se(
     tg: *mut ffi::task_group,
     cpu: c_int,
 ) -> *mut ffi::sched_entity {
-    // SAFETY: Guaranteed by the safety requirements of this function.
+    // SAFETY: `tg` is a valid, initialised group for the call (safety requirements).
     let tg = unsafe { TaskGroup::from_raw(tg) };
     CpuId::from_i32(cpu)
         .and_then(|cpu| tg.se(cpu))
@@ -165,7 +165,7 @@ pub unsafe extern "C" fn rust_sched_tg_se(
 #[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
 #[export]
 pub unsafe extern "C" fn rust_sched_cfs_rq_se(cfs_rq: *mut ffi::cfs_rq) -> *mut ffi::sched_entity {
-    // SAFETY: Guaranteed by the safety requirements of this function.
+    // SAFETY: `cfs_rq` is valid and belongs to a valid, initialised group (safety requirements).
     unsafe { group::cfs_rq_se(cfs_rq) }
 }
 
@@ -179,6 +179,6 @@ pub unsafe extern "C" fn rust_sched_cfs_rq_se(cfs_rq: *mut ffi::cfs_rq) -> *mut 
 pub unsafe extern "C" fn rust_sched_group_se_stats(
     se: *mut ffi::sched_entity,
 ) -> *mut ffi::sched_statistics {
-    // SAFETY: Guaranteed by the safety requirements of this function.
+    // SAFETY: `se` is the entity of a group's per-CPU state (safety requirements).
     unsafe { group::group_se_stats(se) }
 }

@@ -387,7 +387,8 @@ impl NewTaskGroup<'_> {
     /// Sets the group's shares (`tg->shares`).
     #[inline]
     pub fn set_shares(&mut self, shares: u64) {
-        // SAFETY: By the type invariants, the access is exclusive.
+        // SAFETY: The group is valid and unpublished, so this is the only access (type
+        // invariants).
         unsafe { (*self.0).shares = crate::num::casts::arch::u64_as_usize(shares) };
     }
 
@@ -409,7 +410,8 @@ impl NewTaskGroup<'_> {
         // CAST: `cfs_rq` is at offset 0 of `cfs_tg_state`, so the per-CPU address of the state
         // is also that of its `cfs_rq`.
         let cfs_rq = state.into_raw().cast::<bindings::cfs_rq>();
-        // SAFETY: By the type invariants, the access is exclusive.
+        // SAFETY: The group is valid and unpublished, so this is the only access (type
+        // invariants); publishing it later orders this store before any reader.
         unsafe { (*self.0).cfs_rq = cfs_rq.as_raw() };
     }
 }

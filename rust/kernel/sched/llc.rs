@@ -12,13 +12,14 @@
 //! `struct sched_cache_time` of each process) change under `rq->cpu_epoch_lock`: [`RqEpoch`]
 //! and [`CacheTime`] come from [`EpochLocked`].
 //!
-//! Other CPUs read some of these fields without the lock: load balancing and the LLC scan read
-//! `llc_counts[]`, the runqueue counters and the decayed runtimes of remote CPUs, and a task's
-//! `preferred_llc` is written by its own scan without any runqueue lock. The fields that any
-//! CPU reads or writes without the lock that serialises the writers are accessed here with the
-//! kernel's atomics (`Relaxed`: `READ_ONCE()`/`WRITE_ONCE()`), so that the Rust side has no data
-//! race in Rust's memory model; C keeps its plain accesses, which the kernel's memory model
-//! tolerates for these statistics.
+//! Some of these fields are read without the lock that serialises their writers: load
+//! balancing reads a remote domain's `llc_counts[]` (`update_sg_lb_stats()`,
+//! `sched_balance_find_src_rq()`) and a remote runqueue's `nr_pref_llc_running`
+//! (`alb_break_llc()`); `task_tick_cache()` reads `cpu_epoch` under the runqueue lock only;
+//! the debugfs dump reads the counters and `preferred_llc`; domain rebuilds publish `rq->sd`.
+//! Those fields are accessed here with the kernel's atomics (`READ_ONCE()`/`WRITE_ONCE()`,
+//! relaxed), so that the Rust side has no data race in Rust's memory model; C keeps its plain
+//! accesses, which the kernel's memory model tolerates for these statistics.
 
 use super::{EpochLocked, RqLocked};
 use crate::{
@@ -176,8 +177,9 @@ impl RqLlc {
     /// Returns `rq->nr_llc_running`, the number of queued tasks with a preferred LLC.
     #[inline]
     pub fn nr_llc_running(&self) -> u32 {
-        // SAFETY: The runqueue is valid (type invariants); load balancing reads the counter of
-        // remote runqueues without their lock, so every Rust access is atomic.
+        // SAFETY: The runqueue is valid (type invariants); the debugfs dump
+        // (`rust_cfs/llc_state`) reads the counter without the lock, so every Rust access is
+        // atomic.
         unsafe { Racy::read_once(&raw mut (*self.rq()).nr_llc_running) }
     }
 
@@ -193,8 +195,9 @@ impl RqLlc {
     /// preferred LLC.
     #[inline]
     pub fn nr_pref_llc_running(&self) -> u32 {
-        // SAFETY: The runqueue is valid (type invariants); load balancing reads the counter of
-        // remote runqueues without their lock, so every Rust access is atomic.
+        // SAFETY: The runqueue is valid (type invariants); load balancing (`alb_break_llc()`)
+        // reads the counter of a remote runqueue without its lock, so every Rust access is
+        // atomic.
         unsafe { Racy::read_once(&raw mut (*self.rq()).nr_pref_llc_running) }
     }
 
@@ -234,8 +237,9 @@ impl RqLlc {
     #[inline]
     pub fn update_llc_count(&self, llc: u32, f: impl FnOnce(u32) -> u32) {
         if let Some(c) = self.llc_count(llc) {
-            // SAFETY: `c` is a valid count (`llc_count()`); load balancing reads the counts of
-            // remote domains without this lock, so every Rust access is atomic. Only the holder
+            // SAFETY: `c` is a valid count (`llc_count()`); load balancing
+            // (`update_sg_lb_stats()`, `sched_balance_find_src_rq()`) reads the counts of remote
+            // domains without this lock, so every Rust access is atomic. Only the holder
             // of this runqueue's lock writes its domain's counts: no read-modify-write needed.
             unsafe { Racy::write_once(c, f(Racy::read_once(c))) };
         }
@@ -261,8 +265,9 @@ impl TaskLlc {
     /// Returns the task's preferred LLC (`p->preferred_llc`), or a negative value for none.
     #[inline]
     pub fn preferred_llc(&self) -> i32 {
-        // SAFETY: The task is valid (type invariants); its LLC scan writes the field with
-        // `WRITE_ONCE()` without the runqueue lock, so the Rust read is atomic.
+        // SAFETY: The task is valid (type invariants). `account_mm_sched()` writes the field
+        // with `WRITE_ONCE()` under this lock, and the debugfs dump reads it without the lock;
+        // the Rust read is atomic, as C's `READ_ONCE()`.
         unsafe { Racy::read_once(&raw mut (*self.p()).preferred_llc) }
     }
 
@@ -342,8 +347,9 @@ impl RqEpoch {
     pub fn get(&self) -> (u64, u64, u64) {
         let rq: *mut bindings::rq = core::ptr::from_ref(self).cast_mut().cast();
         // SAFETY: The runqueue is valid (type invariants). Writers hold `cpu_epoch_lock`, which
-        // is held; the LLC scan of other CPUs' tasks reads these fields without it, so every Rust
-        // access is atomic.
+        // is held. `task_tick_cache()` (under the runqueue lock only) and `mm_init_sched()` read
+        // `cpu_epoch` without it, so it is accessed atomically; the other two fields are only
+        // accessed under the lock, the same way at no cost (the helpers are plain moves).
         unsafe {
             (
                 crate::num::casts::usize_as_u64(Racy::read_once(&raw mut (*rq).cpu_epoch)),
@@ -388,8 +394,9 @@ impl CacheTime {
     #[inline]
     pub fn get(&self) -> (u64, u64) {
         let t: *mut bindings::sched_cache_time = core::ptr::from_ref(self).cast_mut().cast();
-        // SAFETY: Valid (type invariants); written under the held `cpu_epoch_lock`, but read
-        // without it by the LLC scan and `task_tick_cache()`, so every Rust access is atomic.
+        // SAFETY: Valid (type invariants), and accessed only under the held `cpu_epoch_lock`
+        // (`fraction_mm_sched()`, `account_mm_sched()`); the accesses are atomic all the same,
+        // at no cost (the helpers are plain moves).
         unsafe {
             (
                 Racy::read_once(&raw mut (*t).runtime),
