@@ -30,7 +30,7 @@ pub use cfs_rq::CfsRqView;
 pub use entity::SchedEntity;
 #[cfg(CONFIG_SCHED_CACHE)]
 pub use lock::EpochLocked;
-pub use lock::{rq_of, RqLocked};
+pub use lock::{cpu_rq, rq_of, RqLocked};
 
 /// Raw C types that appear in the signatures of the C-callable entry points.
 ///

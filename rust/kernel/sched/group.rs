@@ -14,7 +14,10 @@
 //! makes list heads that point into it. [`NewTaskGroup::install`] takes only that type, so a
 //! group never gets a partly initialised state.
 
-use super::percpu::{cpu_possible, PerCpu, PerCpuPtr};
+use super::{
+    cpu_rq,
+    percpu::{cpu_possible, PerCpu, PerCpuPtr},
+};
 use crate::{
     bindings,
     cpu::CpuId,
@@ -25,16 +28,6 @@ use core::marker::PhantomData;
 
 // `tg->cfs_rq` doubles as the pointer to the whole state: `cfs_rq` must stay first.
 crate::static_assert!(core::mem::offset_of!(bindings::cfs_tg_state, cfs_rq) == 0);
-
-/// Returns the runqueue of `cpu`.
-///
-/// Equivalent to the kernel's `cpu_rq()`.
-#[inline]
-fn cpu_rq(cpu: CpuId) -> *mut bindings::rq {
-    // SAFETY: `runqueues` is a per-CPU variable, so its address is a valid per-CPU address, and
-    // every CPU below `nr_cpu_ids` has a runqueue; only an address is computed.
-    unsafe { bindings::per_cpu_ptr((&raw mut bindings::runqueues).cast(), cpu.as_u32()) }.cast()
-}
 
 /// Returns the `cfs_tg_state` whose `cfs_rq` is `cfs_rq`.
 ///

@@ -14,7 +14,7 @@
 //!     crate::interrupt::LocalInterruptDisabled::assume_disabled
 
 use super::{CfsRqView, SchedEntity};
-use crate::{bindings, types::NotThreadSafe};
+use crate::{bindings, cpu::CpuId, types::NotThreadSafe};
 use core::marker::PhantomData;
 
 /// Proof that the current CPU holds the lock of a runqueue (`rq_lockp(rq)`) for `'a`.
@@ -26,6 +26,36 @@ use core::marker::PhantomData;
 /// # Invariants
 ///
 /// `rq` points to a valid runqueue, and the current CPU holds its lock for all of `'a`.
+///
+/// # Examples
+///
+/// The scheduler calls into Rust with the lock held and the entry point makes the token; here
+/// the lock of this CPU's runqueue is taken by hand (`rq_lockp(rq)` is `&rq->__lock` without
+/// core scheduling), with interrupts off as the scheduler takes it.
+///
+/// ```
+/// use kernel::bindings;
+/// use kernel::cpu::CpuId;
+/// use kernel::sched::{cpu_rq, RqLocked};
+///
+/// let rq = cpu_rq(CpuId::current());
+/// // SAFETY: `rq` is a valid runqueue; its lock is taken with interrupts disabled.
+/// let flags = unsafe { bindings::_raw_spin_lock_irqsave(&raw mut (*rq).__lock) };
+/// {
+///     // SAFETY: The lock of `rq` is held until after this block, which the token and the views
+///     // derived from it do not outlive.
+///     let locked = unsafe { RqLocked::assume_held(rq) };
+///     // SAFETY: `rq->cfs` is a fair runqueue of `rq`.
+///     let cfs = unsafe { locked.cfs_rq(&raw mut (*rq).cfs) };
+///     // The tree's leftmost entity, if any, is queued; `curr` is on this runqueue too.
+///     if let Some(first) = cfs.leftmost() {
+///         assert!(first.on_rq());
+///     }
+///     let _ = cfs.curr().map(|curr| curr.vruntime());
+/// }
+/// // SAFETY: Taken above, with these flags.
+/// unsafe { bindings::_raw_spin_unlock_irqrestore(&raw mut (*rq).__lock, flags) };
+/// ```
 pub struct RqLocked<'a> {
     rq: *mut bindings::rq,
     _p: PhantomData<(&'a bindings::rq, NotThreadSafe)>,
@@ -85,6 +115,16 @@ impl<'a> RqLocked<'a> {
     }
 }
 
+/// Returns the runqueue of `cpu`.
+///
+/// Equivalent to the kernel's `cpu_rq()`.
+#[inline]
+pub fn cpu_rq(cpu: CpuId) -> *mut bindings::rq {
+    // SAFETY: `runqueues` is a per-CPU variable, so its address is a valid per-CPU address, and
+    // every CPU below `nr_cpu_ids` has a runqueue; only an address is computed.
+    unsafe { bindings::per_cpu_ptr((&raw mut bindings::runqueues).cast(), cpu.as_u32()) }.cast()
+}
+
 /// Returns the runqueue of the fair runqueue `cfs_rq`.
 ///
 /// Equivalent to `rq_of()`.
@@ -115,6 +155,28 @@ pub unsafe fn rq_of(cfs_rq: *mut bindings::cfs_rq) -> *mut bindings::rq {
 ///
 /// `rq` points to a valid runqueue, and the current CPU holds its `cpu_epoch_lock` for all of
 /// `'a`.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::bindings;
+/// use kernel::cpu::CpuId;
+/// use kernel::sched::{cpu_rq, EpochLocked};
+///
+/// let rq = cpu_rq(CpuId::current());
+/// // SAFETY: `rq` is a valid runqueue; `fraction_mm_sched()` takes the same lock the same way.
+/// let flags = unsafe { bindings::_raw_spin_lock_irqsave(&raw mut (*rq).cpu_epoch_lock) };
+/// {
+///     // SAFETY: `cpu_epoch_lock` is held until after this block, which the token and the view
+///     // do not outlive.
+///     let locked = unsafe { EpochLocked::assume_held(rq) };
+///     let clock = locked.epoch();
+///     // Under the lock, the clock does not move between two reads.
+///     assert_eq!(clock.get(), clock.get());
+/// }
+/// // SAFETY: Taken above, with these flags.
+/// unsafe { bindings::_raw_spin_unlock_irqrestore(&raw mut (*rq).cpu_epoch_lock, flags) };
+/// ```
 #[cfg(CONFIG_SCHED_CACHE)]
 pub struct EpochLocked<'a> {
     pub(super) rq: *mut bindings::rq,
