@@ -236,13 +236,16 @@ impl RqLlc {
     /// Replaces the count of LLC `llc` by `f(count)`; nothing if there is no such count.
     #[inline]
     pub fn update_llc_count(&self, llc: u32, f: impl FnOnce(u32) -> u32) {
-        if let Some(c) = self.llc_count(llc) {
-            // SAFETY: `c` is a valid count (`llc_count()`); load balancing
-            // (`update_sg_lb_stats()`, `sched_balance_find_src_rq()`) reads the counts of remote
-            // domains without this lock, so every Rust access is atomic. Only the holder
-            // of this runqueue's lock writes its domain's counts: no read-modify-write needed.
-            unsafe { Racy::write_once(c, f(Racy::read_once(c))) };
-        }
+        let Some(c) = self.llc_count(llc) else {
+            return;
+        };
+        // Load balancing (`update_sg_lb_stats()`, `sched_balance_find_src_rq()`) reads the
+        // counts of remote domains without this lock, so every Rust access is atomic. Only the
+        // holder of this runqueue's lock writes its domain's counts: no read-modify-write.
+        // SAFETY: `c` is a valid count (`llc_count()`), accessed atomically.
+        let n = unsafe { Racy::read_once(c) };
+        // SAFETY: As just above; this CPU holds the lock that serialises the writers.
+        unsafe { Racy::write_once(c, f(n)) };
     }
 }
 
@@ -346,35 +349,37 @@ impl RqEpoch {
     #[inline]
     pub fn get(&self) -> (u64, u64, u64) {
         let rq: *mut bindings::rq = core::ptr::from_ref(self).cast_mut().cast();
-        // SAFETY: The runqueue is valid (type invariants). Writers hold `cpu_epoch_lock`, which
-        // is held. `task_tick_cache()` (under the runqueue lock only) and `mm_init_sched()` read
-        // `cpu_epoch` without it, so it is accessed atomically; the other two fields are only
-        // accessed under the lock, the same way at no cost (the helpers are plain moves).
-        unsafe {
-            (
-                crate::num::casts::usize_as_u64(Racy::read_once(&raw mut (*rq).cpu_epoch)),
-                crate::num::casts::usize_as_u64(Racy::read_once(&raw mut (*rq).cpu_epoch_next)),
-                Racy::read_once(&raw mut (*rq).cpu_runtime),
-            )
-        }
+        // Writers hold `cpu_epoch_lock`, which is held. `task_tick_cache()` (under the runqueue
+        // lock only) and `mm_init_sched()` read `cpu_epoch` without it, so it is accessed
+        // atomically; the other two fields are only accessed under the lock, the same way at no
+        // cost (the helpers are plain moves).
+        // SAFETY: The runqueue is valid (type invariants); `cpu_epoch` is accessed atomically.
+        let epoch = unsafe { Racy::read_once(&raw mut (*rq).cpu_epoch) };
+        // SAFETY: As above, for `cpu_epoch_next`.
+        let next = unsafe { Racy::read_once(&raw mut (*rq).cpu_epoch_next) };
+        // SAFETY: As above, for `cpu_runtime`.
+        let runtime = unsafe { Racy::read_once(&raw mut (*rq).cpu_runtime) };
+        (
+            crate::num::casts::usize_as_u64(epoch),
+            crate::num::casts::usize_as_u64(next),
+            runtime,
+        )
     }
 
     /// Sets `(cpu_epoch, cpu_epoch_next, cpu_runtime)`.
     #[inline]
     pub fn set(&self, epoch: u64, epoch_next: u64, runtime: u64) {
         let rq: *mut bindings::rq = core::ptr::from_ref(self).cast_mut().cast();
+        let (epoch, epoch_next) = (
+            crate::num::casts::arch::u64_as_usize(epoch),
+            crate::num::casts::arch::u64_as_usize(epoch_next),
+        );
         // SAFETY: As in `get()`; the lock, held (type invariants), makes this the only writer.
-        unsafe {
-            Racy::write_once(
-                &raw mut (*rq).cpu_epoch,
-                crate::num::casts::arch::u64_as_usize(epoch),
-            );
-            Racy::write_once(
-                &raw mut (*rq).cpu_epoch_next,
-                crate::num::casts::arch::u64_as_usize(epoch_next),
-            );
-            Racy::write_once(&raw mut (*rq).cpu_runtime, runtime);
-        }
+        unsafe { Racy::write_once(&raw mut (*rq).cpu_epoch, epoch) };
+        // SAFETY: As above, for `cpu_epoch_next`.
+        unsafe { Racy::write_once(&raw mut (*rq).cpu_epoch_next, epoch_next) };
+        // SAFETY: As above, for `cpu_runtime`.
+        unsafe { Racy::write_once(&raw mut (*rq).cpu_runtime, runtime) };
     }
 }
 
@@ -394,29 +399,25 @@ impl CacheTime {
     #[inline]
     pub fn get(&self) -> (u64, u64) {
         let t: *mut bindings::sched_cache_time = core::ptr::from_ref(self).cast_mut().cast();
-        // SAFETY: Valid (type invariants), and accessed only under the held `cpu_epoch_lock`
-        // (`fraction_mm_sched()`, `account_mm_sched()`); the accesses are atomic all the same,
-        // at no cost (the helpers are plain moves).
-        unsafe {
-            (
-                Racy::read_once(&raw mut (*t).runtime),
-                crate::num::casts::usize_as_u64(Racy::read_once(&raw mut (*t).epoch)),
-            )
-        }
+        // Accessed only under the held `cpu_epoch_lock` (`fraction_mm_sched()`,
+        // `account_mm_sched()`); atomically all the same, at no cost (the helpers are plain
+        // moves).
+        // SAFETY: Valid (type invariants); `runtime` is accessed atomically.
+        let runtime = unsafe { Racy::read_once(&raw mut (*t).runtime) };
+        // SAFETY: As above, for `epoch`.
+        let epoch = unsafe { Racy::read_once(&raw mut (*t).epoch) };
+        (runtime, crate::num::casts::usize_as_u64(epoch))
     }
 
     /// Sets `(runtime, epoch)`.
     #[inline]
     pub fn set(&self, runtime: u64, epoch: u64) {
         let t: *mut bindings::sched_cache_time = core::ptr::from_ref(self).cast_mut().cast();
+        let epoch = crate::num::casts::arch::u64_as_usize(epoch);
         // SAFETY: As in `get()`; the lock, held (type invariants), makes this the only writer.
-        unsafe {
-            Racy::write_once(&raw mut (*t).runtime, runtime);
-            Racy::write_once(
-                &raw mut (*t).epoch,
-                crate::num::casts::arch::u64_as_usize(epoch),
-            );
-        }
+        unsafe { Racy::write_once(&raw mut (*t).runtime, runtime) };
+        // SAFETY: As above, for `epoch`.
+        unsafe { Racy::write_once(&raw mut (*t).epoch, epoch) };
     }
 }
 
