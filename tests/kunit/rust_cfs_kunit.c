@@ -6,18 +6,41 @@
  *
  * Included at the bottom of kernel/sched/fair.c so that it can reach the
  * static functions it compares against. The random cases are reproducible:
- * the seed is printed, and the boot parameter fair.rust_parity_seed= changes
- * it.
+ * the seed changes every boot, is printed, and the boot parameter
+ * fair.rust_parity_seed= replays it.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/prandom.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 
-static ulong rust_parity_seed = 20261122;
+/* 0: a new random seed every boot, chosen at the first random test. */
+static ulong rust_parity_seed;
 module_param(rust_parity_seed, ulong, 0644);
-MODULE_PARM_DESC(rust_parity_seed, "seed of the random C/Rust parity cases");
+MODULE_PARM_DESC(rust_parity_seed, "seed of the random C/Rust parity cases (0: random per boot)");
+
+/*
+ * The seed of this boot's random cases: fair.rust_parity_seed= when given,
+ * else one drawn once per boot, so that every CI run explores new states.
+ * Every random test prints it with the parameter that replays it (the
+ * fixture of the hand-written cases seeds quietly: test NULL).
+ */
+static ulong parity_seed(struct kunit *test)
+{
+	static DEFINE_MUTEX(lock);
+
+	mutex_lock(&lock);
+	if (!READ_ONCE(rust_parity_seed))
+		WRITE_ONCE(rust_parity_seed, get_random_u32() | 1);
+	mutex_unlock(&lock);
+	if (test)
+		kunit_info(test, "seed %lu: replay with fair.rust_parity_seed=%lu\n",
+			   rust_parity_seed, rust_parity_seed);
+	return rust_parity_seed;
+}
 
 static uint rust_parity_pick_states = 100000;
 module_param(rust_parity_pick_states, uint, 0644);
@@ -42,7 +65,7 @@ static int eevdf_fixture_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, f->rq);
 	f->se = kvcalloc(PARITY_MAX_SE + 1, sizeof(*f->se), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f->se);
-	prandom_seed_state(&f->rnd, rust_parity_seed);
+	prandom_seed_state(&f->rnd, parity_seed(NULL));
 	test->priv = f;
 	return 0;
 }
@@ -348,15 +371,36 @@ static unsigned long pick_stats_sum(int impl)
 }
 
 /*
- * The switch selects the implementation that pick_eevdf() calls: with the
- * route statistics on, each call is counted under the implementation that
- * served it.
+ * The switch selects the implementation every dispatch calls, for each piece
+ * on its own: with a piece's key set to one side, a call through fair.c's
+ * dispatch (pick_eevdf(), alloc_fair_sched_group(), account_llc_enqueue())
+ * is counted under that side only (sched_rust_test_calls[], counted for
+ * KUnit threads), and the pick also under the route statistics. A dispatch
+ * that reads the wrong key, or inverts it, fails here.
  */
+static long test_calls(enum sched_rust_piece piece, int rust)
+{
+	return atomic_long_read(&sched_rust_test_calls[piece][rust]);
+}
+
+static void set_piece(struct static_key_true *key, int rust)
+{
+	if (rust)
+		static_branch_enable(key);
+	else
+		static_branch_disable(key);
+}
+
 static void rust_cfs_switch_test(struct kunit *test)
 {
 	struct eevdf_fixture *f = test->priv;
-	bool was_rust = static_key_enabled(&sched_rust_pick_key);
+	bool was_rust[3] = {
+		static_key_enabled(&sched_rust_tg_state_key),
+		static_key_enabled(&sched_rust_pick_key),
+		static_key_enabled(&sched_rust_llc_key),
+	};
 	bool was_stats = sched_rust_pick_stats_on;
+	long calls[2];
 	struct sched_entity *se;
 	unsigned long c0, r0;
 	struct eevdf_state st;
@@ -367,14 +411,13 @@ static void rust_cfs_switch_test(struct kunit *test)
 	sched_rust_pick_debug_update();
 
 	for (rust = 0; rust < 2; rust++) {
-		if (rust)
-			static_branch_enable(&sched_rust_pick_key);
-		else
-			static_branch_disable(&sched_rust_pick_key);
+		/* The pick. */
+		set_piece(&sched_rust_pick_key, rust);
 		KUNIT_EXPECT_EQ(test, sched_rust_pick(), rust);
-
 		c0 = pick_stats_sum(0);
 		r0 = pick_stats_sum(1);
+		calls[0] = test_calls(SCHED_RUST_PICK, 0);
+		calls[1] = test_calls(SCHED_RUST_PICK, 1);
 		raw_spin_rq_lock(f->rq);
 		se = pick_eevdf(&f->rq->cfs, true);
 		raw_spin_rq_unlock(f->rq);
@@ -383,14 +426,64 @@ static void rust_cfs_switch_test(struct kunit *test)
 					   pick_eevdf_c(&f->rq->cfs, true));
 		/* Other CPUs pick too: only this implementation's count may grow. */
 		KUNIT_EXPECT_GT(test, pick_stats_sum(rust), rust ? r0 : c0);
+		/* Preempted, the test thread picks in schedule() too: >= 1. */
+		KUNIT_EXPECT_GE_MSG(test, test_calls(SCHED_RUST_PICK, rust) - calls[rust], 1,
+				    "pick on %s", rust ? "Rust" : "C");
+		KUNIT_EXPECT_EQ_MSG(test, test_calls(SCHED_RUST_PICK, !rust), calls[!rust],
+				    "pick on %s", rust ? "Rust" : "C");
+
+#ifdef CONFIG_FAIR_GROUP_SCHED
+		/* The task group state: a group allocated and freed by one side. */
+		{
+			struct task_group *tg = kzalloc(sizeof(*tg), GFP_KERNEL);
+
+			KUNIT_ASSERT_NOT_NULL(test, tg);
+			set_piece(&sched_rust_tg_state_key, rust);
+			calls[0] = test_calls(SCHED_RUST_TG_STATE, 0);
+			calls[1] = test_calls(SCHED_RUST_TG_STATE, 1);
+			KUNIT_EXPECT_EQ(test, alloc_fair_sched_group(tg, &root_task_group), 1);
+			KUNIT_EXPECT_EQ_MSG(test, test_calls(SCHED_RUST_TG_STATE, rust) - calls[rust],
+					    1, "tg_state on %s", rust ? "Rust" : "C");
+			KUNIT_EXPECT_EQ_MSG(test, test_calls(SCHED_RUST_TG_STATE, !rust),
+					    calls[!rust], "tg_state on %s", rust ? "Rust" : "C");
+			free_fair_sched_group(tg);
+			kfree(tg);
+		}
+#endif
+#ifdef CONFIG_SCHED_CACHE
+		/*
+		 * The LLC accounting: a task without a preferred LLC on a fake
+		 * runqueue (both sides leave it as it is). The test thread's own
+		 * wakeups of other tasks count under the selected side too.
+		 */
+		{
+			struct task_struct *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+			struct rq *rq = kunit_kzalloc(test, sizeof(*rq), GFP_KERNEL);
+
+			KUNIT_ASSERT_NOT_NULL(test, p);
+			KUNIT_ASSERT_NOT_NULL(test, rq);
+			raw_spin_lock_init(&rq->__lock);
+			p->preferred_llc = -1;
+			set_piece(&sched_rust_llc_key, rust);
+			calls[0] = test_calls(SCHED_RUST_LLC, 0);
+			calls[1] = test_calls(SCHED_RUST_LLC, 1);
+			raw_spin_rq_lock(rq);
+			account_llc_enqueue(rq, p);
+			raw_spin_rq_unlock(rq);
+			KUNIT_EXPECT_GE_MSG(test, test_calls(SCHED_RUST_LLC, rust) - calls[rust], 1,
+					    "llc on %s", rust ? "Rust" : "C");
+			KUNIT_EXPECT_EQ_MSG(test, test_calls(SCHED_RUST_LLC, !rust), calls[!rust],
+					    "llc on %s", rust ? "Rust" : "C");
+			KUNIT_EXPECT_EQ(test, rq->nr_llc_running, 0);
+		}
+#endif
 	}
 
 	WRITE_ONCE(sched_rust_pick_stats_on, was_stats);
 	sched_rust_pick_debug_update();
-	if (was_rust)
-		static_branch_enable(&sched_rust_pick_key);
-	else
-		static_branch_disable(&sched_rust_pick_key);
+	set_piece(&sched_rust_tg_state_key, was_rust[SCHED_RUST_TG_STATE]);
+	set_piece(&sched_rust_pick_key, was_rust[SCHED_RUST_PICK]);
+	set_piece(&sched_rust_llc_key, was_rust[SCHED_RUST_LLC]);
 }
 
 /*
@@ -438,9 +531,15 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 {
 	struct eevdf_fixture *f = test->priv;
 	unsigned int n, i, fails = 0, nonnull = 0, big = 0;
+	unsigned int routes[RUST_SCHED_PICK_NR_ROUTES] = {};
+	static const char * const route_name[] = {
+		[RUST_SCHED_PICK_SINGLE] = "single", [RUST_SCHED_PICK_BUDDY] = "buddy",
+		[RUST_SCHED_PICK_PROTECT] = "protect", [RUST_SCHED_PICK_FAST] = "fast",
+		[RUST_SCHED_PICK_HEAP] = "heap",
+	};
 
-	kunit_info(test, "seed %lu (fair.rust_parity_seed=), %u states\n",
-		   rust_parity_seed, rust_parity_pick_states);
+	parity_seed(test);
+	kunit_info(test, "%u states\n", rust_parity_pick_states);
 
 	for (n = 0; n < rust_parity_pick_states && fails < 10; n++) {
 		struct cfs_rq *cfs_rq = &f->rq->cfs;
@@ -456,6 +555,7 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 		c = pick_c_buddy(cfs_rq, protect, pick_buddy);
 		r = pick_rust_buddy(cfs_rq, protect, pick_buddy && sched_feat(PICK_BUDDY));
 		nonnull += !!c;
+		routes[pick_eevdf_route(cfs_rq, protect, pick_buddy && sched_feat(PICK_BUDDY))]++;
 		if (c != r) {
 			fails++;
 			KUNIT_FAIL(test,
@@ -478,6 +578,11 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 		   n, big, nonnull);
 	/* A generator that never lets C pick anything would test nothing. */
 	KUNIT_EXPECT_GT(test, nonnull, n / 2);
+	/* Nor one that misses a branch: every route takes at least 1 %. */
+	for (i = 0; i < RUST_SCHED_PICK_NR_ROUTES; i++) {
+		kunit_info(test, "route %s: %u states\n", route_name[i], routes[i]);
+		KUNIT_EXPECT_GE_MSG(test, routes[i], n / 100, "route %s", route_name[i]);
+	}
 }
 
 #ifdef CONFIG_FAIR_GROUP_SCHED
@@ -659,16 +764,20 @@ static void rust_cfs_tg_state_alloc_fail_test(struct kunit *test)
 
 #ifdef CONFIG_SCHED_CACHE
 /*
- * Piece 3: the LLC occupancy accounting. Two identical fake states (a
+ * Piece 3: the LLC occupancy accounting. Three identical fake states (a
  * runqueue, its bottom sched domain with llc_counts[], and a set of tasks),
- * one driven by the C functions and one by the Rust ones, through the same
- * random sequence of valid operations; after every step every counter must be
- * equal and nr_pref_llc_running must count the queued, non-delayed tasks on
- * their preferred LLC.
+ * one driven by the C functions, one by the Rust ones, and one by either,
+ * chosen at random per call (what the runtime switch does: a task enqueued
+ * by C is dequeued by Rust), through the same random sequence of valid
+ * operations; after every step every counter must be equal, nr_pref_llc_running
+ * must count the queued, non-delayed tasks on their preferred LLC, and the
+ * slot after llc_counts[llc_max - 1] must be untouched.
  */
 #define LLC_TASKS	12
 #define LLC_STEPS	10000
 #define LLC_MAX_IDS	4
+#define LLC_SIDES	3	/* C, Rust, mixed */
+#define LLC_GUARD	0x5a5a5a5aU
 
 struct llc_side {
 	struct rq *rq;
@@ -676,9 +785,23 @@ struct llc_side {
 	struct task_struct *p[LLC_TASKS];
 };
 
+/* The paths of the accounting that the random sequence must have taken. */
+enum llc_path {
+	LLC_PATH_PREF_QUEUED,	/* enqueued on its preferred LLC */
+	LLC_PATH_DELAYED_DEQUEUE,	/* dequeued while delayed */
+	LLC_PATH_UNDERFLOW,	/* dequeued with its llc_counts[] slot at 0 */
+	LLC_PATH_MOVED_QUEUED,	/* task_llc() changed while queued, then dequeued */
+	LLC_PATH_NO_SD,		/* rq->sd == NULL */
+	LLC_PATH_MIXED,		/* enqueued by one implementation, dequeued by the other */
+	LLC_NR_PATHS,
+};
+
 struct llc_state {
-	struct llc_side side[2];	/* 0: C, 1: Rust */
+	struct llc_side side[LLC_SIDES];
 	bool queued[LLC_TASKS];
+	bool moved[LLC_TASKS];		/* task_llc() changed since the enqueue */
+	int enq_impl[LLC_TASKS];	/* mixed side: who enqueued it */
+	unsigned int paths[LLC_NR_PATHS];
 	struct rnd_state rnd;
 };
 
@@ -691,13 +814,21 @@ static void llc_realloc_counts(struct kunit *test, struct llc_state *st, unsigne
 {
 	int k;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < LLC_SIDES; k++) {
 		struct sched_domain *sd = st->side[k].sd;
 
-		sd->llc_counts = kunit_kcalloc(test, max, sizeof(unsigned int), GFP_KERNEL);
+		/* One guard slot after the last: no implementation may write it. */
+		sd->llc_counts = kunit_kcalloc(test, max + 1, sizeof(unsigned int), GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, sd->llc_counts);
+		sd->llc_counts[max] = LLC_GUARD;
 		sd->llc_max = max;
 	}
+}
+
+/* Side 0 runs C, side 1 Rust, side 2 either (1 in rust_impl). */
+static int llc_impl(struct llc_state *st, int k)
+{
+	return k < 2 ? k : llc_rnd(st, 2);
 }
 
 /* Both sides run under the fake runqueue's lock, which the Rust side checks. */
@@ -733,23 +864,44 @@ static void llc_pref_running(int k, struct llc_side *s, int t, bool inc)
 	raw_spin_rq_unlock(s->rq);
 }
 
-/* One random valid operation, applied to both sides. */
+/* One random valid operation, applied to every side. */
 static void llc_step(struct kunit *test, struct llc_state *st)
 {
-	int t = llc_rnd(st, LLC_TASKS), op = llc_rnd(st, 8), k;
+	int t = llc_rnd(st, LLC_TASKS), op = llc_rnd(st, 10), k, impl;
 	int pref = (int)llc_rnd(st, LLC_MAX_IDS + 2) - 1;	/* -1 .. out of range */
 	int cpu = cpumask_nth(llc_rnd(st, num_online_cpus()), cpu_online_mask);
 	unsigned int max = 1 + llc_rnd(st, LLC_MAX_IDS);
-	bool delayed = st->side[0].p[t]->se.sched_delayed;
+	struct task_struct *p0 = st->side[0].p[t];
+	bool delayed = p0->se.sched_delayed;
+	struct sched_domain *sd0 = rcu_dereference_protected(st->side[0].rq->sd, true);
 
 	if (op == 6) {
 		/* A domain rebuild: the counts come back zeroed, maybe resized. */
 		llc_realloc_counts(test, st, max);
 		return;
 	}
+	if (op == 9) {
+		/* No sched domain (a CPU being attached or detached): rq->sd NULL. */
+		for (k = 0; k < LLC_SIDES; k++)
+			rcu_assign_pointer(st->side[k].rq->sd, sd0 ? NULL : st->side[k].sd);
+		return;
+	}
+	/* The paths this step takes, read on the C side before the step. */
+	if (op == 2 && st->queued[t] && p0->preferred_llc >= 0) {
+		if (delayed)
+			st->paths[LLC_PATH_DELAYED_DEQUEUE]++;
+		if (st->moved[t])
+			st->paths[LLC_PATH_MOVED_QUEUED]++;
+		if (sd0 && (unsigned int)p0->preferred_llc < sd0->llc_max &&
+		    !sd0->llc_counts[p0->preferred_llc])
+			st->paths[LLC_PATH_UNDERFLOW]++;
+	}
+	if (!sd0 && op <= 2)
+		st->paths[LLC_PATH_NO_SD]++;
+
 	/* The accounting reads rq->sd under RCU, as under the rq lock. */
 	guard(rcu)();
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < LLC_SIDES; k++) {
 		struct llc_side *s = &st->side[k];
 		struct task_struct *p = s->p[t];
 
@@ -761,72 +913,109 @@ static void llc_step(struct kunit *test, struct llc_state *st)
 			WRITE_ONCE(task_thread_info(p)->cpu, cpu);
 			WRITE_ONCE(p->preferred_llc, pref);
 			p->se.sched_delayed = 0;
-			llc_enqueue(k, s, t);
+			impl = llc_impl(st, k);
+			if (k == 2)
+				st->enq_impl[t] = impl;
+			llc_enqueue(impl, s, t);
 			break;
 		case 2:	/* Dequeue; a delayed task goes through DEQUEUE_DELAYED. */
 			if (!st->queued[t])
 				break;
-			llc_dequeue(k, s, t);
+			impl = llc_impl(st, k);
+			if (k == 2 && impl != st->enq_impl[t])
+				st->paths[LLC_PATH_MIXED]++;
+			llc_dequeue(impl, s, t);
 			if (delayed) {
 				p->se.sched_delayed = 0;	/* clear_delayed() */
-				llc_pref_running(k, s, t, true);
+				llc_pref_running(llc_impl(st, k), s, t, true);
 			}
 			break;
 		case 3:	/* set_delayed() */
 			if (!st->queued[t] || delayed)
 				break;
-			llc_pref_running(k, s, t, false);
+			llc_pref_running(llc_impl(st, k), s, t, false);
 			p->se.sched_delayed = 1;
 			break;
 		case 4:	/* clear_delayed() */
 			if (!st->queued[t] || !delayed)
 				break;
 			p->se.sched_delayed = 0;
-			llc_pref_running(k, s, t, true);
+			llc_pref_running(llc_impl(st, k), s, t, true);
 			break;
 		case 5:	/* account_mm_sched(): the preference changes while queued. */
 			if (!st->queued[t])
 				break;
-			llc_dequeue(k, s, t);
+			llc_dequeue(llc_impl(st, k), s, t);
 			WRITE_ONCE(p->preferred_llc, pref);
-			llc_enqueue(k, s, t);
+			impl = llc_impl(st, k);
+			if (k == 2)
+				st->enq_impl[t] = impl;
+			llc_enqueue(impl, s, t);
 			break;
 		case 7:	/* Migrate while not queued: task_llc() changes. */
 			if (!st->queued[t])
 				WRITE_ONCE(task_thread_info(p)->cpu, cpu);
 			break;
+		case 8:
+			/*
+			 * task_llc() changes while the task is queued (CPU hotplug
+			 * rebuilding the LLC ids): the dequeue must pair with the
+			 * enqueue through pref_llc_queued, not task_llc().
+			 */
+			if (st->queued[t])
+				WRITE_ONCE(task_thread_info(p)->cpu, cpu);
+			break;
 		}
 	}
-	if (op <= 1)
+	if (op <= 1 && !st->queued[t]) {
 		st->queued[t] = true;
-	else if (op == 2)
+		st->moved[t] = false;
+		if (p0->preferred_llc >= 0 && p0->pref_llc_queued)
+			st->paths[LLC_PATH_PREF_QUEUED]++;
+	} else if (op == 2) {
 		st->queued[t] = false;
+	} else if (op == 5 && st->queued[t]) {
+		st->moved[t] = false;
+	} else if (op == 8 && st->queued[t]) {
+		st->moved[t] = true;
+	}
 }
 
 static void llc_compare(struct kunit *test, struct llc_state *st, int step)
 {
-	struct rq *rc = st->side[0].rq, *rr = st->side[1].rq;
-	unsigned int i, expect[2] = {};
+	static const char * const side_name[LLC_SIDES] = { "C", "Rust", "mixed" };
+	struct rq *rc = st->side[0].rq;
+	unsigned int i, max = st->side[0].sd->llc_max, expect[LLC_SIDES] = {};
 	int k, t;
 
-	KUNIT_EXPECT_EQ_MSG(test, rc->nr_llc_running, rr->nr_llc_running, "step %d", step);
-	KUNIT_EXPECT_EQ_MSG(test, rc->nr_pref_llc_running, rr->nr_pref_llc_running,
-			    "step %d", step);
-	for (i = 0; i < st->side[0].sd->llc_max; i++)
-		KUNIT_EXPECT_EQ_MSG(test, st->side[0].sd->llc_counts[i],
-				    st->side[1].sd->llc_counts[i], "step %d llc %u", step, i);
-	for (t = 0; t < LLC_TASKS; t++) {
-		KUNIT_EXPECT_EQ_MSG(test, st->side[0].p[t]->pref_llc_queued,
-				    st->side[1].p[t]->pref_llc_queued, "step %d task %d", step, t);
-		for (k = 0; k < 2; k++) {
+	for (k = 1; k < LLC_SIDES; k++) {
+		struct rq *r = st->side[k].rq;
+
+		KUNIT_EXPECT_EQ_MSG(test, rc->nr_llc_running, r->nr_llc_running, "step %d %s",
+				    step, side_name[k]);
+		KUNIT_EXPECT_EQ_MSG(test, rc->nr_pref_llc_running, r->nr_pref_llc_running,
+				    "step %d %s", step, side_name[k]);
+		for (i = 0; i < max; i++)
+			KUNIT_EXPECT_EQ_MSG(test, st->side[0].sd->llc_counts[i],
+					    st->side[k].sd->llc_counts[i], "step %d llc %u %s", step,
+					    i, side_name[k]);
+		for (t = 0; t < LLC_TASKS; t++)
+			KUNIT_EXPECT_EQ_MSG(test, st->side[0].p[t]->pref_llc_queued,
+					    st->side[k].p[t]->pref_llc_queued, "step %d task %d %s",
+					    step, t, side_name[k]);
+	}
+	for (k = 0; k < LLC_SIDES; k++) {
+		KUNIT_EXPECT_EQ_MSG(test, st->side[k].sd->llc_counts[max], LLC_GUARD,
+				    "step %d %s: slot llc_counts[llc_max] written", step,
+				    side_name[k]);
+		for (t = 0; t < LLC_TASKS; t++) {
 			struct task_struct *p = st->side[k].p[t];
 
 			expect[k] += st->queued[t] && p->pref_llc_queued && !p->se.sched_delayed;
 		}
-	}
-	for (k = 0; k < 2; k++)
 		KUNIT_EXPECT_EQ_MSG(test, st->side[k].rq->nr_pref_llc_running, expect[k],
-				    "step %d %s invariant", step, k ? "Rust" : "C");
+				    "step %d %s invariant", step, side_name[k]);
+	}
 }
 
 static void rust_cfs_llc_accounting_test(struct kunit *test)
@@ -835,10 +1024,9 @@ static void rust_cfs_llc_accounting_test(struct kunit *test)
 	int k, t, step;
 
 	KUNIT_ASSERT_NOT_NULL(test, st);
-	prandom_seed_state(&st->rnd, rust_parity_seed);
-	kunit_info(test, "seed %lu (fair.rust_parity_seed=), %d steps\n", rust_parity_seed,
-		   LLC_STEPS);
-	for (k = 0; k < 2; k++) {
+	prandom_seed_state(&st->rnd, parity_seed(test));
+	kunit_info(test, "%d steps\n", LLC_STEPS);
+	for (k = 0; k < LLC_SIDES; k++) {
 		struct llc_side *s = &st->side[k];
 
 		s->rq = kunit_kzalloc(test, sizeof(*s->rq), GFP_KERNEL);
@@ -859,7 +1047,17 @@ static void rust_cfs_llc_accounting_test(struct kunit *test)
 		llc_step(test, st);
 		llc_compare(test, st, step);
 		if (test->status == KUNIT_FAILURE)
-			break;
+			return;
+	}
+	/* A sequence that skipped a path proves nothing about it. */
+	for (k = 0; k < LLC_NR_PATHS; k++) {
+		static const char * const path_name[LLC_NR_PATHS] = {
+			"enqueued on the preferred LLC", "delayed dequeue", "underflow guard",
+			"task_llc() changed while queued", "rq->sd NULL", "mixed C/Rust pairs",
+		};
+
+		kunit_info(test, "path %s: %u\n", path_name[k], st->paths[k]);
+		KUNIT_EXPECT_GT_MSG(test, st->paths[k], 0, "path %s never taken", path_name[k]);
 	}
 }
 
@@ -869,10 +1067,13 @@ static void rust_cfs_llc_accounting_test(struct kunit *test)
  * periods (including 0), with runtime added between updates as
  * account_mm_sched() does.
  */
+#define LLC_DECAY_MMS	4	/* sched_cache_time entries (mms) per runqueue */
+
 static void rust_cfs_llc_decay_test(struct kunit *test)
 {
 	static const unsigned int periods[] = { 0, 1, 2, 3, 10, 100, 1000 };
 	struct sched_cache_time *tc, *tr;
+	unsigned int big_gaps = 0, k;
 	struct rq *rc, *rr;
 	struct rnd_state rnd;
 	unsigned long now;
@@ -880,29 +1081,35 @@ static void rust_cfs_llc_decay_test(struct kunit *test)
 
 	rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
 	rr = kunit_kzalloc(test, sizeof(*rr), GFP_KERNEL);
-	tc = kunit_kzalloc(test, sizeof(*tc), GFP_KERNEL);
-	tr = kunit_kzalloc(test, sizeof(*tr), GFP_KERNEL);
+	tc = kunit_kcalloc(test, LLC_DECAY_MMS, sizeof(*tc), GFP_KERNEL);
+	tr = kunit_kcalloc(test, LLC_DECAY_MMS, sizeof(*tr), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rc);
 	KUNIT_ASSERT_NOT_NULL(test, rr);
 	KUNIT_ASSERT_NOT_NULL(test, tc);
 	KUNIT_ASSERT_NOT_NULL(test, tr);
 	raw_spin_lock_init(&rc->cpu_epoch_lock);
 	raw_spin_lock_init(&rr->cpu_epoch_lock);
-	prandom_seed_state(&rnd, rust_parity_seed);
+	prandom_seed_state(&rnd, parity_seed(test));
 
 	now = ULONG_MAX - 5000;
 	rc->cpu_epoch_next = now;
 	rc->cpu_epoch = prandom_u32_state(&rnd);
-	tc->epoch = rc->cpu_epoch - prandom_u32_state(&rnd) % 100;
 	rr->cpu_epoch_next = rc->cpu_epoch_next;
 	rr->cpu_epoch = rc->cpu_epoch;
-	tr->epoch = tc->epoch;
+	/* Several processes' entries on one runqueue, each at its own epoch. */
+	for (k = 0; k < LLC_DECAY_MMS; k++) {
+		tc[k].epoch = rc->cpu_epoch - prandom_u32_state(&rnd) % 100;
+		tc[k].runtime = prandom_u32_state(&rnd);
+		tr[k] = tc[k];
+	}
 
 	for (step = 0; step < 10000; step++) {
 		unsigned int period = periods[prandom_u32_state(&rnd) % ARRAY_SIZE(periods)];
 		u64 run = prandom_u32_state(&rnd) % 1000000;
 		unsigned long fc, fr;
 
+		/* The entry of a random process, updated in random order. */
+		k = prandom_u32_state(&rnd) % LLC_DECAY_MMS;
 		switch (prandom_u32_state(&rnd) % 4) {
 		case 0:
 			break;
@@ -916,35 +1123,52 @@ static void rust_cfs_llc_decay_test(struct kunit *test)
 			now += (64 + prandom_u32_state(&rnd) % 200) * max(period, 1U);
 			break;
 		}
+		/*
+		 * An entry last updated 2^32 + 1 epochs ago: the gap does not fit
+		 * 32 bits, and a shift by it must still clear the runtime.
+		 */
+		if (!(prandom_u32_state(&rnd) % 16)) {
+			tc[k].epoch = rc->cpu_epoch - ((1UL << 32) + 1);
+			tr[k].epoch = tc[k].epoch;
+			big_gaps++;
+		}
 		/* account_mm_sched(): runtime added after the update. */
-		tc->runtime += run;
-		tr->runtime += run;
+		tc[k].runtime += run;
+		tr[k].runtime += run;
 		rc->cpu_runtime += run;
 		rr->cpu_runtime += run;
 
 		scoped_guard(raw_spinlock, &rc->cpu_epoch_lock) {
-			__update_mm_sched_c(rc, tc, now, period);
-			fc = div64_u64(NICE_0_LOAD * tc->runtime, rc->cpu_runtime + 1);
+			__update_mm_sched_c(rc, &tc[k], now, period);
+			fc = div64_u64(NICE_0_LOAD * tc[k].runtime, rc->cpu_runtime + 1);
 		}
 		/* Both Rust entry points: the update alone, and with the fraction. */
 		scoped_guard(raw_spinlock, &rr->cpu_epoch_lock) {
 			if (step & 1) {
-				fr = rust_sched_fraction_mm_sched(rr, tr, now, period);
+				fr = rust_sched_fraction_mm_sched(rr, &tr[k], now, period);
 			} else {
-				rust_sched_update_mm_sched(rr, tr, now, period);
-				fr = div64_u64(NICE_0_LOAD * tr->runtime, rr->cpu_runtime + 1);
+				rust_sched_update_mm_sched(rr, &tr[k], now, period);
+				fr = div64_u64(NICE_0_LOAD * tr[k].runtime, rr->cpu_runtime + 1);
 			}
 		}
 
 		KUNIT_EXPECT_EQ_MSG(test, rc->cpu_epoch, rr->cpu_epoch, "step %d", step);
 		KUNIT_EXPECT_EQ_MSG(test, rc->cpu_epoch_next, rr->cpu_epoch_next, "step %d", step);
 		KUNIT_EXPECT_EQ_MSG(test, rc->cpu_runtime, rr->cpu_runtime, "step %d", step);
-		KUNIT_EXPECT_EQ_MSG(test, tc->runtime, tr->runtime, "step %d", step);
-		KUNIT_EXPECT_EQ_MSG(test, tc->epoch, tr->epoch, "step %d", step);
-		KUNIT_EXPECT_EQ_MSG(test, fc, fr, "step %d", step);
+		KUNIT_EXPECT_EQ_MSG(test, tc[k].runtime, tr[k].runtime, "step %d mm %u", step, k);
+		KUNIT_EXPECT_EQ_MSG(test, tc[k].epoch, tr[k].epoch, "step %d mm %u", step, k);
+		KUNIT_EXPECT_EQ_MSG(test, fc, fr, "step %d mm %u", step, k);
 		if (test->status == KUNIT_FAILURE)
 			break;
 	}
+	/* Every entry agrees at the end, the ones not touched last included. */
+	for (k = 0; k < LLC_DECAY_MMS; k++) {
+		KUNIT_EXPECT_EQ_MSG(test, tc[k].runtime, tr[k].runtime, "mm %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, tc[k].epoch, tr[k].epoch, "mm %u", k);
+	}
+	kunit_info(test, "%d updates over %d entries, %u gaps of 2^32 + 1 epochs\n", step,
+		   LLC_DECAY_MMS, big_gaps);
+	KUNIT_EXPECT_GT(test, big_gaps, 0);
 	/* The sequence did cross the jiffies wrap. */
 	KUNIT_EXPECT_LT(test, now, ULONG_MAX - 5000);
 }
@@ -980,9 +1204,8 @@ static void rust_cfs_llc_choice_test(struct kunit *test)
 	int scan, moves = 0, stays = 0, llc_ties = 0;
 	struct rnd_state rnd;
 
-	prandom_seed_state(&rnd, rust_parity_seed);
-	kunit_info(test, "seed %lu (fair.rust_parity_seed=), %d scans\n", rust_parity_seed,
-		   LLC_SCANS);
+	prandom_seed_state(&rnd, parity_seed(test));
+	kunit_info(test, "%d scans\n", LLC_SCANS);
 	for (scan = 0; scan < LLC_SCANS; scan++) {
 		struct sched_llc_scan c = { .m_cpu = -1, .m_a_cpu = -1 }, r = c;
 		unsigned int nr_llc = 1 + prandom_u32_state(&rnd) % 8;
@@ -1046,7 +1269,7 @@ static void rust_cfs_llc_avg_scale_test(struct kunit *test)
 	struct rnd_state rnd;
 	int step;
 
-	prandom_seed_state(&rnd, rust_parity_seed);
+	prandom_seed_state(&rnd, parity_seed(test));
 	for (step = 0; step < LLC_SCANS; step++) {
 		int size = prandom_u32_state(&rnd) % 2 ?
 			   sizes[prandom_u32_state(&rnd) % ARRAY_SIZE(sizes)] :

@@ -179,6 +179,26 @@ extern atomic_long_t rust_sched_shadow_divergences;
 extern atomic_long_t rust_sched_llc_checks;
 extern atomic_long_t rust_sched_llc_violations;
 
+#ifdef CONFIG_SCHED_RUST_CFS_KUNIT_TEST
+#include <kunit/test-bug.h>
+
+/*
+ * Dispatches per piece and implementation ([piece][0: C, 1: Rust]) made by a
+ * KUnit test thread: the switch test flips each piece's key and checks that
+ * only the selected implementation's count grows. Outside a test this is a
+ * patched-out jump (kunit_running), the same on both sides of a dispatch.
+ */
+extern atomic_long_t sched_rust_test_calls[3][2];
+
+static __always_inline void sched_rust_test_call(enum sched_rust_piece piece, bool rust)
+{
+	if (kunit_get_current_test())
+		atomic_long_inc(&sched_rust_test_calls[piece][rust]);
+}
+#else
+#define sched_rust_test_call(piece, rust) do { } while (0)
+#endif
+
 /**
  * rust_sched_init_debugfs() - create /sys/kernel/debug/sched/rust_cfs/
  * @parent: the sched debugfs directory
@@ -191,6 +211,7 @@ void rust_sched_bench_init_debugfs(struct dentry *dir);
 #else /* !CONFIG_SCHED_RUST_CFS: */
 
 static inline void rust_sched_init_debugfs(struct dentry *parent) { }
+#define sched_rust_test_call(piece, rust) do { } while (0)
 
 #endif /* !CONFIG_SCHED_RUST_CFS */
 

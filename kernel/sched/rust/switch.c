@@ -55,6 +55,9 @@ atomic_long_t rust_sched_shadow_checks;
 atomic_long_t rust_sched_shadow_divergences;
 atomic_long_t rust_sched_llc_checks;
 atomic_long_t rust_sched_llc_violations;
+#ifdef CONFIG_SCHED_RUST_CFS_KUNIT_TEST
+atomic_long_t sched_rust_test_calls[3][2];
+#endif
 static DEFINE_MUTEX(rust_sched_debug_mutex);
 
 #ifdef CONFIG_LOCKDEP
