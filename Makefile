@@ -7,6 +7,9 @@
 #   make test     build the debug test kernel, run the KUnit suites and the
 #                 boot test in QEMU
 #   make test-kasan  make test with KASAN and kmemleak in the test kernel
+#   make stress   the test kernel under 10 minutes of hotplug, cpuset
+#                 partitions, runtime switching, cgroup churn, fault
+#                 injection and the kernel's selftests (STRESS_SECONDS=)
 #   make bench    benchmarks: C and Rust interleaved in one boot
 #   make kunit    run the suites through tools/testing/kunit/kunit.py
 #   make kunit-uml  the same on UML (4 CPUs, no int128)
@@ -20,7 +23,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all main test test-kasan bench kunit kunit-uml patches setup fetch overlay lint check-off \
+.PHONY: all main test test-kasan stress bench kunit kunit-uml patches setup fetch overlay lint check-off \
 	check-inline check-rust-min clean
 
 all: main
@@ -33,6 +36,9 @@ test:
 
 test-kasan:
 	@$(S)/run.sh test-kasan
+
+stress:
+	@$(S)/run.sh stress
 
 bench:
 	@$(S)/bench.sh

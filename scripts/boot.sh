@@ -9,9 +9,14 @@
 # CPU execute a stale int3 after the kernel flipped a static key, e.g.
 # sched_cache_active at boot; "tcg" selects it, "kvm" opts in to KVM),
 # BOOT_TIMEOUT (seconds, default 900), SMP, QEMU_EXTRA (more QEMU
-# arguments, e.g. a TCG plugin).
-# Fails on a timeout, a kernel that did not reach the end of the workload,
-# any WARNING/BUG/Oops/lockdep/UBSAN/KASAN report, or a KUnit failure.
+# arguments, e.g. a TCG plugin), BOOT_NAME (output directory
+# $CACHE/boot-<name>, default the flavour), BOOT_CONSOLE (check this saved console
+# instead of booting; BOOT_RC its QEMU exit status).
+# Fails on a timeout or a QEMU exit other than 0, a kernel that did not
+# reach the end of the workload, any splat (WARNING, BUG, lockdep, UBSAN,
+# KASAN, RCU stall, lockup, hung task, refcount), a KUnit failure or a
+# missing suite, and, for the test workload, on any claim of the report
+# whose data is missing (see the checks below).
 
 . "$(dirname "$0")/common.sh"
 
@@ -23,58 +28,265 @@ bz=$B/arch/x86/boot/bzImage
 ACCEL=${ACCEL:-tcg,thread=single}
 SMP=${SMP:-4,sockets=2,cores=2,threads=1}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
-out=$CACHE/boot-$flavour
+out=$CACHE/boot-${BOOT_NAME:-$flavour}
 mkdir -p "$out"
 con=$out/console.log
 
-"$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
-
 cmdline="console=ttyS0 panic=-1 sched_verbose $*"
-log "booting $flavour kernel: -smp $SMP, accel $ACCEL, timeout ${BOOT_TIMEOUT}s (console: $con)"
-start=$(date +%s)
-rc=0
-timeout --foreground -k 10 "$BOOT_TIMEOUT" \
-	qemu-system-x86_64 -accel "$ACCEL" -smp "$SMP" -m 2G -nographic -no-reboot \
-	-kernel "$bz" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" ${QEMU_EXTRA:-} \
-	< /dev/null > "$con" 2>&1 || rc=$?
-wall=$(( $(date +%s) - start ))
-tr -d '\r' < "$con" > "$con.tmp" && mv "$con.tmp" "$con"
+# rsc.mode= of the guest (tests/boot/init): the test assertions apply to
+# the "test" workload only (bench.sh boots with rsc.mode=bench/icount).
+mode=test
+for a in $cmdline; do
+	case $a in rsc.mode=*) mode=${a#rsc.mode=} ;; esac
+done
+cfg() { grep -q "^CONFIG_$1=y" "$B/.config"; }
 
+if [ -n "${BOOT_CONSOLE:-}" ]; then
+	# Re-check a saved console without booting (the checks themselves, on
+	# a console edited to break one of them).
+	cp "$BOOT_CONSOLE" "$con.check"
+	con=$con.check
+	rc=${BOOT_RC:-0}
+	wall=0
+	log "checking $BOOT_CONSOLE (no boot)"
+else
+	"$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
+	log "booting $flavour kernel: -smp $SMP, accel $ACCEL, timeout ${BOOT_TIMEOUT}s (console: $con)"
+	start=$(date +%s)
+	rc=0
+	timeout --foreground -k 10 "$BOOT_TIMEOUT" \
+		qemu-system-x86_64 -accel "$ACCEL" -smp "$SMP" -m 2G -nographic -no-reboot \
+		-kernel "$bz" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" ${QEMU_EXTRA:-} \
+		< /dev/null > "$con" 2>&1 || rc=$?
+	wall=$(( $(date +%s) - start ))
+	tr -d '\r' < "$con" > "$con.tmp" && mv "$con.tmp" "$con"
+fi
+
+# From here on every check adds to problems[] and the report is always
+# printed: a grep that finds nothing must not end the script (errexit).
+set +e +o pipefail
 problems=()
-[ $rc = 124 ] && problems+=("timeout after ${BOOT_TIMEOUT}s")
+case $rc in
+0)	;;
+124)	problems+=("timeout after ${BOOT_TIMEOUT}s") ;;
+137)	problems+=("QEMU was killed (exit 137) after the ${BOOT_TIMEOUT}s timeout") ;;
+*)	problems+=("QEMU exited $rc") ;;
+esac
 grep -q '^RSC: DONE' "$con" || problems+=("the guest did not reach the end of the workload")
-if grep -qE 'WARNING:|BUG:|Oops|Kernel panic|possible recursive locking|circular locking|inconsistent lock state|UBSAN:|KASAN:|kernel BUG|Call Trace:|rust_panic|panicked at' "$con"; then
+# Splats: warnings, BUGs (sleeping function called from invalid context
+# included), lockdep, sanitizers, RCU stalls, lockups, hung tasks, refcount
+# saturation, Rust panics.
+splat='WARNING:|BUG:|Oops|Kernel panic|general protection fault|possible recursive locking|circular locking|inconsistent lock state|UBSAN:|KASAN:|kernel BUG|Call Trace:|rust_panic|panicked at|rcu: INFO|rcu_.*detected stalls|soft lockup|hard LOCKUP|hung_task|blocked for more than|refcount_t:|unpaired LLC accounting'
+if grep -qE "$splat" "$con"; then
 	problems+=("kernel reported a problem:")
-	problems+=("$(grep -m5 -nE 'WARNING:|BUG:|Oops|Kernel panic|possible recursive locking|circular locking|inconsistent lock state|UBSAN:|KASAN:|kernel BUG|Call Trace:|rust_panic|panicked at' "$con")")
+	problems+=("$(grep -m5 -nE "$splat" "$con")")
 fi
 while IFS= read -r l; do
 	problems+=("guest: $l")
 done < <(sed -n 's/^RSC: FAIL //p' "$con")
+
+# The shadow check (every pick and eligibility test run on both sides) and
+# the LLC counter check at every dequeue: in a kernel that has them, their
+# lines must be there, switched on, with enough checks behind a verdict.
+SHADOW_MIN=${SHADOW_MIN:-50000}
+LLC_CHECK_MIN=${LLC_CHECK_MIN:-10000}
 shadow=$(sed -n 's/^RSC: shadow //p' "$con" | tail -n1)
-if [ -n "$shadow" ] && [ "$(echo "$shadow" | cut -d' ' -f3)" != 0 ]; then
-	problems+=("shadow check: $(echo "$shadow" | cut -d' ' -f3) divergences between C and Rust")
-fi
 llc_check=$(sed -n 's/^RSC: llc_check //p' "$con" | tail -n1)
-if [ -n "$llc_check" ]; then
-	read -r on checks violations <<< "$llc_check"
-	[ "$violations" != 0 ] &&
-		problems+=("LLC counter check: $violations dequeues found nr_llc_running/nr_pref_llc_running off")
-	[ "$on" = 1 ] && [ "$checks" = 0 ] &&
-		problems+=("LLC counter check: on, but no dequeue was checked")
+if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW; then
+	read -r s_on s_checks s_div <<< "${shadow:-missing 0 0}"
+	if [ -z "$shadow" ]; then
+		problems+=("shadow check: no 'RSC: shadow' line")
+	elif [ "$s_on" != 1 ]; then
+		problems+=("shadow check: switched off (on=$s_on)")
+	elif [ "$s_checks" -lt "$SHADOW_MIN" ]; then
+		problems+=("shadow check: $s_checks picks and eligibility tests cross-checked, fewer than $SHADOW_MIN")
+	fi
+	[ "${s_div:-0}" != 0 ] && problems+=("shadow check: $s_div divergences between C and Rust")
+	read -r l_on l_checks l_viol <<< "${llc_check:-missing 0 0}"
+	if [ -z "$llc_check" ]; then
+		problems+=("LLC counter check: no 'RSC: llc_check' line")
+	elif [ "$l_on" != 1 ]; then
+		problems+=("LLC counter check: switched off (on=$l_on)")
+	elif [ "$l_checks" -lt "$LLC_CHECK_MIN" ]; then
+		problems+=("LLC counter check: $l_checks dequeues checked, fewer than $LLC_CHECK_MIN")
+	fi
+	[ "${l_viol:-0}" != 0 ] &&
+		problems+=("LLC counter check: $l_viol dequeues found nr_llc_running/nr_pref_llc_running off")
 fi
 kmemleak=$(sed -n 's/^RSC: kmemleak //p' "$con" | tail -n1)
+if cfg DEBUG_KMEMLEAK && [ "$mode" = test ] && [ -z "$kmemleak" ]; then
+	problems+=("kmemleak: the kernel has it, but no 'RSC: kmemleak' line (the scan did not run)")
+fi
 if [ -n "$kmemleak" ] && [ "$(echo "$kmemleak" | awk '{ print $4 }')" != 0 ]; then
 	problems+=("kmemleak: $(echo "$kmemleak" | awk '{ print $4 }') unreferenced objects allocated through this project's code (RSC: kmemleak_report lines in the console)")
 fi
 
-# KUnit: the built-in suites ran at boot and printed KTAP on the console.
+# KUnit: the built-in suites ran at boot and printed KTAP on the console;
+# kunit.py parses it. The project's suites must all be there, each with
+# the number of cases tests/boot/kunit-suites lists.
 kunit_summary=
-if grep -q 'KTAP version' "$con"; then
-	kunit_summary=$(cd "$WORK" && python3 tools/testing/kunit/kunit.py parse "$con" 2>&1 |
-		sed 's/\x1b\[[0-9;]*m//g' > "$out/kunit.txt"; grep -E 'Testing complete|Ran [0-9]+ tests' "$out/kunit.txt" | tail -n1)
-	if grep -qE '\[FAILED\]|\[CRASHED\]|failed: [1-9]|crashed: [1-9]' "$out/kunit.txt"; then
-		problems+=("KUnit failures:")
-		problems+=("$(grep -E '\[FAILED\]|\[CRASHED\]|# .*: (ASSERTION|EXPECTATION) FAILED|Expected|but' "$out/kunit.txt" | head -n 20)")
+if [ "$mode" = test ] && cfg KUNIT; then
+	if ! grep -q 'KTAP version' "$con"; then
+		problems+=("KUnit: no KTAP output on the console")
+	else
+		krc=0
+		(cd "$WORK" && python3 tools/testing/kunit/kunit.py parse "$con") > "$out/kunit.raw" 2>&1 || krc=$?
+		sed 's/\x1b\[[0-9;]*m//g' "$out/kunit.raw" > "$out/kunit.txt"
+		kunit_summary=$(grep -E 'Testing complete|Ran [0-9]+ tests' "$out/kunit.txt" | tail -n1 || true)
+		[ $krc != 0 ] && problems+=("KUnit: kunit.py parse exited $krc (report: $out/kunit.txt)")
+		[ -z "$kunit_summary" ] && problems+=("KUnit: kunit.py printed no totals")
+		if grep -qE '\[FAILED\]|\[CRASHED\]|\[NO TESTS RUN\]|failed: [1-9]|crashed: [1-9]|errors: [1-9]' "$out/kunit.txt"; then
+			problems+=("KUnit failures or errors:")
+			problems+=("$(grep -E '\[FAILED\]|\[CRASHED\]|\[NO TESTS RUN\]|errors:|# .*: (ASSERTION|EXPECTATION) FAILED|Expected|but' "$out/kunit.txt" | head -n 20)")
+		fi
+		while read -r suite want; do
+			case $suite in ''|'#'*) continue ;; esac
+			if [ "${suite%\*}" != "$suite" ]; then
+				# A name pattern: cases of the doctest suite.
+				got=$(grep -cE "\[PASSED\] ${suite%\*}" "$out/kunit.txt" || true)
+				[ "$got" = "$want" ] ||
+					problems+=("KUnit: $got passing cases named ${suite%\*}*, expected $want")
+				continue
+			fi
+			line=$(grep -E "=+ (\[PASSED\] )?$suite( \(([0-9]+) subtests\))? =+" "$out/kunit.txt" | head -n1)
+			got=$(sed -n 's/.*(\([0-9]*\) subtests).*/\1/p' <<< "$line")
+			if [ -z "$line" ]; then
+				problems+=("KUnit: suite $suite did not run")
+			elif [ "${got:-0}" != "$want" ]; then
+				problems+=("KUnit: suite $suite ran ${got:-0} cases, expected $want (tests/boot/kunit-suites)")
+			fi
+		done < "$TOP/tests/boot/kunit-suites"
+	fi
+fi
+
+# The guest's workload (tests/boot/init, rsc.mode=test): everything it
+# claims must be in the console, not only free of failures.
+if [ "$mode" = test ]; then
+	need() {	# need <what> <grep -E pattern> [min count]
+		local n
+		n=$(grep -cE "^RSC: ($2)" "$con" || true)
+		[ "$n" -ge "${3:-1}" ] || problems+=("missing from the console: $1 ($n of ${3:-1} lines '$2')")
+	}
+	need "three pieces with a switch file at boot" "piece (tg_state|pick|llc) rust$" 3
+	for ph in cgroup churn llc sched; do
+		need "phase $ph starting on Rust" "phase $ph tg_state=rust pick=rust llc=rust$"
+	done
+	need "cgroup tree built" "cgroups [0-9]+ leaves [1-9]"
+	need "cgroup teardown" "teardown done"
+	need "group churn (1 + rounds on Rust, 1 on C)" "churn (rust|c) cgtree groups [1-9]" 3
+	need "group churn on C" "churn c cgtree groups [1-9]"
+	need "Percpu before and after the churn" "percpu_kb after_warmup [0-9]+ after_rust_rounds [0-9]+"
+	need "scheduler workloads" "run (hackbench|wake|pipe) [0-9]+" 3
+	need "sched/debug read under load" "sched_debug reads"
+	need "route statistics of the picks" "pick_stats enabled|pick_stats .*[1-9]"
+	need "test_cpu on Rust" "cgsel_exit rust [0-9]+ cases [1-9]"
+	need "test_cpu on C" "cgsel_exit c [0-9]+ cases [1-9]"
+	# Two LLCs and cache-aware scheduling, or the LLC piece is never called.
+	nllc=$(sed -n 's/^RSC: llc_count //p' "$con" | head -n1)
+	[ "${nllc:-0}" -ge 2 ] || problems+=("topology: ${nllc:-no} LLCs, the LLC piece needs at least 2")
+	if cfg SCHED_CACHE; then
+		grep -q 'enabling cache aware scheduling' "$con" ||
+			problems+=("no 'enabling cache aware scheduling' in the kernel log")
+		for impl in rust c; do
+			l=$(sed -n "s/^RSC: llc $impl threads_with_pref //p" "$con" | head -n1)
+			[ "${l%% *}" -gt 0 ] 2>/dev/null ||
+				problems+=("LLC piece on $impl: no thread got a preferred LLC ('${l:-no llc $impl line}'): its counters were never exercised")
+			need "LLC workload run on $impl" "llc_run $impl threads [0-9]+"
+		done
+		need "LLC counters after the workloads" "llc_counters_after [0-9]+"
+	fi
+	# cpu.max: the limited group was throttled and its usage kept to the
+	# quota: at most 25 % + 2 periods over quota/period x elapsed time, at
+	# least half of it (its 16 busy tasks want far more than the quota).
+	cm=$(sed -n 's/^RSC: cpumax g1 //p' "$con" | head -n1)
+	if [ -z "$cm" ]; then
+		problems+=("cpu.max: no 'RSC: cpumax' line")
+	else
+		verdict=$(awk '{
+			for (i = 1; i < NF; i++) v[$i] = $(i + 1)
+			quota = $4; period = $5; el = v["elapsed_ms"] * 1000
+			allowed = quota / period * el
+			hi = allowed * 1.25 + 2 * quota; lo = allowed * 0.5
+			if (v["nr_throttled"] + 0 == 0) { print "not throttled (nr_throttled 0)"; exit }
+			if (v["usage_usec"] > hi || v["usage_usec"] < lo) {
+				printf "usage %d us outside [%d, %d] us (quota %d/%d us over %d ms)\n", v["usage_usec"], lo, hi, quota, period, el / 1000
+				exit
+			}
+			printf "ok %d throttled periods, usage %.2f of quota x time\n", v["nr_throttled"], v["usage_usec"] / allowed
+		}' <<< "$cm")
+		case $verdict in
+		ok*) cpumax_report=${verdict#ok } ;;
+		*) problems+=("cpu.max of the limited group: $verdict") ;;
+		esac
+	fi
+fi
+
+# The stress phase (tests/boot/stress.sh): in the stress mode, and in the
+# test mode of a kernel built for it. Everything it claims to have done
+# must have happened, every tool must have exited 0, and every kernel
+# selftest must pass on Rust or fail the same way on C.
+stress_report=()
+if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJECTION; }; then
+	sget() { sed -n "s/^RSC: $1 //p" "$con"; }
+	if ! grep -q '^RSC: stress done' "$con"; then
+		problems+=("stress: the phase did not complete (no 'RSC: stress done')")
+	fi
+	for op in hotplug partition flip_tg_state flip_pick flip_llc cgchurn cgmoves features hackbench1 hackbench2; do
+		n=$(sget "stress_ops $op" | awk '{ print $1 }' | head -n1)
+		[ "${n:-0}" -gt 0 ] || problems+=("stress: $op ran ${n:-no} times")
+	done
+	for t in cyclictest stress-ng; do
+		r=$(sget "stress_tool $t" | head -n1)
+		[ "$r" = 0 ] || problems+=("stress: $t exited ${r:-never ran}")
+	done
+	bad=$(sget 'stress_tool hackbench[12]' | grep -vc '^0$' || true)
+	[ "$bad" = 0 ] || problems+=("stress: $bad hackbench runs exited non-zero")
+	# fail-nth over mkdir: every sweep failed mkdirs with faults injected;
+	# summed over a side's sweeps, Percpu may not grow by more than a page
+	# per CPU (another allocation's chunk population) nor slab by 1 MB.
+	ncpu=$(sed -n 's/^RSC: cpus //p' "$con" | head -n1)
+	for impl in rust c; do
+		nsweeps=$(sget "stress_failnth $impl" | awk '$7 > 0 { n++ } END { print n + 0 }')
+		[ "$nsweeps" -ge 3 ] ||
+			problems+=("stress: fail-nth over mkdir on $impl: $nsweeps sweeps with failed mkdirs, expected 3")
+		read -r dp ds <<< "$(sget "stress_leak $impl" | awk '{ p += $3 - $2; s += $6 - $5 } END { print p + 0, s + 0 }')"
+		[ "$dp" -le $((4 * ${ncpu:-4})) ] ||
+			problems+=("stress: Percpu grew by $dp kB over the failed mkdirs on $impl")
+		[ "$ds" -le 1024 ] ||
+			problems+=("stress: slab grew by $ds kB over the failed mkdirs on $impl")
+		stress_report+=("fail-nth on $impl: Percpu $dp kB, slab $ds kB over its sweeps")
+	done
+	suites="cpu-on-off-test test_core test_stress"
+	[ "$(sed -n 's/^RSC: cpus //p' "$con" | head -n1)" -ge 8 ] 2>/dev/null &&
+		suites="$suites test_cpuset_prs"
+	for t in $suites; do
+		r=$(sget "stress_suite rust $t" | head -n1)
+		c=$(sget "stress_suite c $t" | head -n1)
+		if [ -z "$r" ] || [ -z "$c" ]; then
+			problems+=("stress: selftest $t did not run on both sides (rust: '${r:-}', c: '${c:-}')")
+			continue
+		fi
+		stress_report+=("selftest $t: rust rc ${r#rc }; c rc ${c#rc }")
+		rrc=$(awk '{ print $2 }' <<< "$r")
+		crc=$(awk '{ print $2 }' <<< "$c")
+		# Exit status 4 is kselftest's skip: the suite tested nothing.
+		if [ "$rrc" = 4 ] || [ "$crc" = 4 ]; then
+			problems+=("stress: selftest $t skipped (exit 4) on $([ "$rrc" = 4 ] && echo Rust || echo C): its output is in the console")
+			continue
+		fi
+		[ "$rrc" = 0 ] && continue
+		if [ "$rrc" = "$crc" ] &&
+			[ "$(sget "stress_suite_case rust $t" | sort)" = "$(sget "stress_suite_case c $t" | sort)" ]; then
+			stress_report+=("  $t fails the same way on C and on Rust (rc $rrc): a property of the guest, not of the pieces")
+		else
+			problems+=("stress: selftest $t fails on Rust (rc $rrc) and not the same way on C (rc $crc)")
+		fi
+	done
+	lc=$(sget stress_llc_counters)
+	[ "$lc" = 0 ] || problems+=("stress: LLC counters after the stress phase: ${lc:-missing}, not 0")
+	# Shadow and LLC checks must have run through the stress phase too.
+	if [ "$mode" = stress ] && cfg SCHED_RUST_CFS_SHADOW; then
+		[ -n "$shadow" ] || problems+=("stress: no shadow line")
 	fi
 fi
 
@@ -124,6 +336,7 @@ if grep -q '^RSC: cgsel ' "$con"; then
 	fi
 fi
 sed -n 's/^RSC: run /             /p' "$con"
+[ -n "${cpumax_report:-}" ] && echo "             cpu.max 20%: $cpumax_report"
 # Route shares of the picks, per implementation (the state decides the route).
 sed -n 's/^RSC: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '
 	NF == 0 { next }
@@ -140,6 +353,14 @@ sed -n 's/^RSC: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '
 			print "             " line
 		}
 	}'
+if grep -q '^RSC: stress start' "$con"; then
+	echo "stress:      $(sed -n 's/^RSC: stress start //p' "$con"), ended at guest uptime $(sed -n 's/^RSC: stress done uptime //p' "$con") s"
+	echo "             operations: $(sed -n 's/^RSC: stress_ops //p' "$con" | awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }')"
+	echo "             tools: $(sed -n 's/^RSC: stress_tool //p' "$con" | awk '{ n[$1]++; bad[$1] += ($2 != 0) } END { for (t in n) printf "%s x%d (%d failed) ", t, n[t], bad[t] }')"
+	sed -n 's/^RSC: stress_failnth /             fail-nth mkdir on /p' "$con"
+	sed -n 's/^RSC: stress_picks /             picks during the stress: /p' "$con"
+	printf '             %s\n' "${stress_report[@]}"
+fi
 [ -n "$shadow" ] && echo "shadow:      $(echo "$shadow" | awk '{ printf "on=%s, %s picks and eligibility tests cross-checked, %s divergences", $1, $2, $3 }')"
 [ -n "$llc_check" ] && echo "llc check:   $(echo "$llc_check" | awk '{ printf "on=%s, %s dequeues checked the LLC counters against the queued tasks, %s violations", $1, $2, $3 }')"
 [ -n "$kmemleak" ] && echo "kmemleak:    $(echo "$kmemleak" | awk '{ printf "%s unreferenced objects after two scans, %s allocated through this project'"'"'s code", $2, $4 }')"

@@ -80,9 +80,12 @@ if [ $rc != 0 ]; then
 	tail -n 20 "$B/build.log" >&2
 	die "kernel build failed (full log: $B/build.log)"
 fi
-# New warnings in this project's files fail the build.
-if grep -E '^(kernel/sched/(rust|tests)/|rust/kernel/sched)' "$B/build.log" | grep -q 'warning'; then
-	grep -B2 -A8 'warning' "$B/build.log" | head -n 60 >&2
+# Warnings in this project's files fail the build. An out-of-tree build
+# prints source paths with the absolute srctree ($WORK/...), clang puts the
+# path on the warning line, rustc on the " --> " line after it.
+ours='(^|[ /])(kernel/sched/(rust|tests)/|rust/kernel/sched/|kernel/sched/fair\.c)'
+if grep -E "$ours" "$B/build.log" | grep -qE 'warning:| --> '; then
+	grep -B6 -A8 -E 'warning:' "$B/build.log" | head -n 80 >&2
 	die "warnings in the project's files (full log: $B/build.log)"
 fi
 log "built $targets of $(cat "$B/include/config/kernel.release") with $(rustc --version)"

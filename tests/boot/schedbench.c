@@ -23,9 +23,14 @@
  *                                         a sleeping task in every leaf, then
  *                                         remove it; prints groups created and
  *                                         removed per second
+ *   schedbench nap <usec>                 sleep in a loop forever (no fork)
+ *   schedbench failmkdir <dir> <max>      mkdir with fault point 1, 2, ...
+ *                                         failed (fail-nth) until one
+ *                                         succeeds; prints the counts
  *
  * The last line of each mode is "<mode> <rate>" with an integer rate.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -319,6 +324,82 @@ static int cgtree(const char *dir, int width, int depth)
 	return 0;
 }
 
+/* Sleep <usec> at a time, forever, without forking (a task to move around). */
+static int __attribute__((noreturn)) nap(long usec)
+{
+	for (;;)
+		usleep(usec);
+}
+
+static int fail_nth_write(int fd, int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%d", n);
+
+	return pwrite(fd, buf, len, 0) == len ? 0 : -1;
+}
+
+/*
+ * mkdir(dir) with the n-th fault point of this thread made to fail, for
+ * n = 1, 2, ... until a mkdir completes without reaching its n-th fault point
+ * (/proc/thread-self/fail-nth; Documentation/fault-injection). A failed mkdir
+ * must leave no directory behind; a successful one is removed again.
+ */
+static int failmkdir(const char *dir, int max)
+{
+	int injected = 0, failed = 0, tolerated = 0, enomem = 0, n;
+	struct stat st;
+	int fd = open("/proc/thread-self/fail-nth", O_RDWR);
+
+	if (fd < 0)
+		die("/proc/thread-self/fail-nth");
+	for (n = 1; n <= max; n++) {
+		char left[16] = "";
+		int r, e;
+
+		if (fail_nth_write(fd, n))
+			die("write fail-nth");
+		r = mkdir(dir, 0755);
+		e = errno;
+		if (pread(fd, left, sizeof(left) - 1, 0) <= 0)
+			die("read fail-nth");
+		if (fail_nth_write(fd, 0))
+			die("clear fail-nth");
+		if (atoi(left) > 0) {
+			/* The n-th fault point was never reached: done. */
+			if (r) {
+				errno = e;
+				die("mkdir without a fault injected");
+			}
+			if (rmdir(dir))
+				die("rmdir");
+			break;
+		}
+		injected++;
+		if (r == 0) {
+			/* A failure the caller recovered from. */
+			tolerated++;
+			if (rmdir(dir))
+				die("rmdir");
+			continue;
+		}
+		failed++;
+		enomem += e == ENOMEM;
+		if (stat(dir, &st) == 0) {
+			fprintf(stderr, "mkdir failed (fault point %d, errno %d) but %s exists\n",
+				n, e, dir);
+			exit(1);
+		}
+	}
+	if (n > max) {
+		fprintf(stderr, "mkdir still reached fault point %d\n", max);
+		exit(1);
+	}
+	printf("failmkdir points %d injected %d failed %d enomem %d tolerated %d\n", n - 1,
+	       injected, failed, enomem, tolerated);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -332,7 +413,11 @@ int main(int argc, char **argv)
 		return threads(atoi(argv[2]), atof(argv[3]));
 	if (argc >= 5 && !strcmp(argv[1], "cgtree"))
 		return cgtree(argv[2], atoi(argv[3]), atoi(argv[4]));
+	if (argc >= 3 && !strcmp(argv[1], "nap"))
+		return nap(atol(argv[2]));
+	if (argc >= 4 && !strcmp(argv[1], "failmkdir"))
+		return failmkdir(argv[2], atoi(argv[3]));
 	fprintf(stderr, "usage: schedbench pipe <s> | hackbench <groups> <loops> | wake <tasks> <s>"
-		" | cgtree <dir> <width> <depth>\n");
+		" | cgtree <dir> <width> <depth> | nap <usec> | failmkdir <dir> <max>\n");
 	return 2;
 }

@@ -1,0 +1,322 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The stress phase of the boot test, sourced by /init (busybox sh): the
+# situations that break scheduler code, all at once for rsc.stress_seconds,
+# with the workloads of the field's own tools, then fault injection on real
+# cgroup creation and the kernel's selftests on each implementation.
+#
+#   stress <seconds>
+#
+# Every line for the host starts with "RSC: "; scripts/boot.sh turns the
+# "RSC: stress_*" lines into the verdict (counts must be > 0, exit codes 0,
+# nothing left offline, counters back to 0). Uses say/fail/use/sb of /init.
+
+ST=/sys/fs/cgroup/st
+FEAT=/sys/kernel/debug/sched/features
+
+now() { cut -d. -f1 /proc/uptime; }
+rnd() { echo $((RANDOM % $1)); }
+
+# A tool of the field, run to completion: its exit status and output tail
+# reach the console; "RSC: stress_tool <name> <rc>" for the verdict.
+tool() {	# tool <name> <command...>
+	local name=$1 rc=0
+	shift
+	"$@" > /tmp/tool.$name.out 2>&1 || rc=$?
+	say "stress_tool $name $rc"
+	if [ $rc != 0 ]; then
+		fail "stress: $name exited $rc"
+		tail -n 15 /tmp/tool.$name.out | sed "s/^/$name: /"
+	fi
+	return $rc
+}
+
+# CPU hotplug of every CPU but the boot CPU, in turn, while the load runs.
+st_hotplug() {
+	local ok=0 busy=0 c
+	while [ $(now) -lt $END ]; do
+		for c in /sys/devices/system/cpu/cpu[1-9]*; do
+			[ -f $c/online ] || continue
+			[ $(now) -lt $END ] || break
+			# Offlining may be refused (the last CPU of a partition
+			# with tasks pinned, for instance): counted, not a failure.
+			if echo 0 2>/dev/null > $c/online; then
+				ok=$((ok + 1))
+				usleep $((100000 + $(rnd 300000)))
+			else
+				busy=$((busy + 1))
+			fi
+			echo 1 > $c/online || fail "stress: cannot bring ${c##*/} back online"
+			ok=$((ok + 1))
+			usleep $((100000 + $(rnd 200000)))
+		done
+	done
+	say "stress_ops hotplug $ok refused $busy"
+}
+
+# cpuset partitions on the second half of the CPUs (the second LLC):
+# root / isolated / member in random order; every switch rebuilds the
+# sched domains and with them the LLC counter arrays.
+st_partition() {
+	local ok=0 refused=0 p n=$1 got busy
+	local cpus="$((n / 2))-$((n - 1))"
+	mkdir $ST/part && echo "$cpus" > $ST/part/cpuset.cpus ||
+		{ fail "stress: cannot set up the cpuset partition"; return; }
+	mkdir $ST/part/work
+	sh -c 'while :; do :; done' &
+	busy=$!
+	echo $busy > $ST/part/work/cgroup.procs
+	while [ $(now) -lt $END ]; do
+		case $(rnd 3) in
+		0) p=root ;;
+		1) p=isolated ;;
+		*) p=member ;;
+		esac
+		if echo $p 2>/dev/null > $ST/part/cpuset.cpus.partition; then
+			got=$(cat $ST/part/cpuset.cpus.partition)
+			# With a CPU of the set offline the partition may be
+			# invalid: the kernel says so, with the reason.
+			case $got in
+			$p|"$p invalid"*) ok=$((ok + 1)) ;;
+			*) fail "stress: partition reads '$got' after writing $p" ;;
+			esac
+		else
+			refused=$((refused + 1))
+		fi
+		usleep $((200000 + $(rnd 500000)))
+	done
+	echo member > $ST/part/cpuset.cpus.partition
+	kill $busy
+	wait $busy 2>/dev/null
+	rmdir $ST/part/work $ST/part
+	say "stress_ops partition $ok refused $refused"
+}
+
+# The runtime switch of every piece, flipped independently: tasks enqueued
+# by one side are dequeued by the other, groups allocated by one are freed
+# by the other.
+st_flip() {
+	local p impl n_tg_state=0 n_pick=0 n_llc=0
+	while [ $(now) -lt $END ]; do
+		for p in $PIECES; do
+			[ $(rnd 2) = 0 ] && continue
+			impl=rust
+			[ "$(cat $RC/$p)" = rust ] && impl=c
+			echo $impl > $RC/$p || fail "stress: cannot switch $p to $impl"
+			eval n_$p=\$\(\(n_$p + 1\)\)
+		done
+		usleep $((20000 + $(rnd 100000)))
+	done
+	say "stress_ops flip_tg_state $n_tg_state"
+	say "stress_ops flip_pick $n_pick"
+	say "stress_ops flip_llc $n_llc"
+}
+
+# cgroup churn: groups created and removed with tasks moved in and out,
+# cpu.weight / cpu.max / cpu.idle rewritten, tasks reniced, SCHED_IDLE and
+# SCHED_BATCH tasks among them.
+st_cgchurn() {
+	local ops=0 moves=0 g pid pids idle
+	# Tasks live in the groups g0..g5 or in "home" (a cgroup with
+	# controllers enabled for its children may hold no task itself).
+	mkdir $ST/churn $ST/churn/home
+	echo +cpu > $ST/churn/cgroup.subtree_control || fail "stress: +cpu in $ST/churn"
+	sh -c 'while :; do :; done' &
+	pids=$!
+	schedbench nap 3000 &
+	pids="$pids $!"
+	chrt -i 0 sh -c 'while :; do :; done' &
+	pids="$pids $!"
+	chrt -b 0 schedbench nap 1000 &
+	pids="$pids $!"
+	while [ $(now) -lt $END ]; do
+		g=$ST/churn/g$(rnd 6)
+		if [ ! -d $g ]; then
+			mkdir $g || fail "stress: mkdir $g"
+		fi
+		# An idle group has no weight of its own (writes are refused).
+		idle=$(rnd 2)
+		echo $idle > $g/cpu.idle || fail "stress: cpu.idle $g"
+		if [ $idle = 0 ]; then
+			echo $((1 + $(rnd 10000))) > $g/cpu.weight || fail "stress: cpu.weight $g"
+		fi
+		case $(rnd 3) in
+		0) echo "max 100000" > $g/cpu.max ;;
+		*) echo "$((5000 + $(rnd 95000))) 100000" > $g/cpu.max ;;
+		esac || fail "stress: cpu.max $g"
+		for pid in $pids; do
+			if [ $(rnd 2) = 0 ]; then
+				echo $pid > $g/cgroup.procs || fail "stress: move $pid to $g"
+				moves=$((moves + 1))
+			fi
+			[ $(rnd 4) = 0 ] && renice -n $(($(rnd 40) - 20)) -p $pid > /dev/null
+		done
+		# Empty a group into its parent and remove it.
+		g=$ST/churn/g$(rnd 6)
+		if [ -d $g ] && [ $(rnd 3) = 0 ]; then
+			for pid in $(cat $g/cgroup.procs); do
+				echo $pid > $ST/churn/home/cgroup.procs
+			done
+			rmdir $g || fail "stress: rmdir $g"
+		fi
+		ops=$((ops + 1))
+		usleep $(rnd 50000)
+	done
+	kill $pids
+	wait $pids 2>/dev/null
+	for g in $ST/churn/g* $ST/churn/home; do
+		[ -d $g ] && rmdir $g
+	done
+	rmdir $ST/churn || fail "stress: rmdir $ST/churn"
+	say "stress_ops cgchurn $ops"
+	say "stress_ops cgmoves $moves"
+}
+
+# Scheduler features off their defaults, one at a time.
+st_features() {
+	local n=0 f
+	while [ $(now) -lt $END ]; do
+		for f in NEXT_BUDDY NO_DELAY_DEQUEUE NO_RUN_TO_PARITY NO_PICK_BUDDY; do
+			[ $(now) -lt $END ] || break
+			echo $f > $FEAT || fail "stress: cannot set sched feature $f"
+			grep -qw $f $FEAT || fail "stress: sched feature $f did not take"
+			n=$((n + 1))
+			sleep 2
+			case $f in
+			NO_*) echo ${f#NO_} > $FEAT ;;
+			*) echo NO_$f > $FEAT ;;
+			esac
+		done
+	done
+	say "stress_ops features $n"
+}
+
+# The load: rt-tests hackbench (over pipes: the kernel has no AF_UNIX) in
+# two sibling groups, cyclictest, and stress-ng's scheduler stressors
+# (--session allocates autogroups).
+st_load() {
+	local secs=$1 i
+	for i in 1 2; do
+		mkdir $ST/hb$i
+		(
+			n=0
+			while [ $(now) -lt $END ]; do
+				tool hackbench$i hackbench -p -g 2 -l 50 -s 100 || break
+				n=$((n + 1))
+			done
+			say "stress_ops hackbench$i $n"
+		) &
+		# The loop and the hackbench processes it forks run in hb$i.
+		echo $! > $ST/hb$i/cgroup.procs || fail "stress: cannot move hackbench to hb$i"
+	done
+	tool cyclictest cyclictest -q -t 2 -p 50 -i 2000 -D ${secs}s &
+	tool stress-ng stress-ng --temp-path /tmp --session 1 --switch 1 --fork 1 \
+		--yield 1 --nice 1 --affinity 1 --timeout ${secs}s --metrics-brief &
+	wait
+	rmdir $ST/hb1 $ST/hb2
+}
+
+# Allocation failure on a real cgroup creation: /proc/self/fail-nth over
+# mkdir for N = 1, 2, ... until a mkdir succeeds without a fault injected
+# (schedbench failmkdir), with tg_state on Rust and on C in turn, 3 rounds
+# after a warm-up sweep on each. Percpu and slab are read around every
+# sweep: a side whose sweeps make them grow leaks.
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+st_failnth() {
+	local r impl p0 s0 p1 s1 out
+	for impl in rust c; do
+		echo $impl > $RC/tg_state
+		sb failmkdir $ST/fn 400 > /dev/null
+	done
+	for r in 1 2 3; do
+		for impl in rust c; do
+			echo $impl > $RC/tg_state
+			p0=$(meminfo Percpu)
+			s0=$(meminfo Slab)
+			out=$(sb failmkdir $ST/fn 400)
+			p1=$(meminfo Percpu)
+			s1=$(meminfo Slab)
+			say "stress_failnth $impl $out"
+			say "stress_leak $impl percpu_kb $p0 $p1 slab_kb $s0 $s1"
+		done
+	done
+}
+
+# The kernel's selftests, with every piece on <impl>.
+SELFTESTS=/selftests
+st_selftests() {	# st_selftests <impl>
+	local impl=$1 n
+	use $impl
+	n=$(grep -c ^processor /proc/cpuinfo)
+	cd $SELFTESTS
+	suite() {	# suite <name> <command...>
+		local name=$1 rc=0
+		shift
+		"$@" > /tmp/suite.out 2>&1 || rc=$?
+		say "stress_suite $impl $name rc $rc ok $(grep -cE '^ok ' /tmp/suite.out) not_ok $(grep -cE '^not ok ' /tmp/suite.out)"
+		grep -E '^not ok ' /tmp/suite.out | sed "s/^/RSC: stress_suite_case $impl $name /"
+		[ $rc = 0 ] || tail -n 20 /tmp/suite.out | sed "s/^/$name $impl: /"
+	}
+	suite cpu-on-off-test bash ./cpu-on-off-test.sh -a
+	suite test_core ./test_core
+	suite test_stress bash ./test_stress.sh
+	if [ $n -ge 8 ]; then
+		suite test_cpuset_prs bash ./test_cpuset_prs.sh
+	else
+		say "stress_suite $impl test_cpuset_prs not_run needs 8 CPUs, has $n"
+	fi
+	cd /
+}
+
+stress() {	# stress <seconds> <selftests: 0|1>
+	local secs=$1 n feat0 c
+	n=$(grep -c ^processor /proc/cpuinfo)
+	say "stress start seconds $secs cpus $n"
+	echo +cpu > /sys/fs/cgroup/cgroup.subtree_control
+	echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control || fail "stress: no cpuset controller"
+	mkdir $ST
+	echo +cpu > $ST/cgroup.subtree_control
+	echo +cpuset > $ST/cgroup.subtree_control
+	# fail-nth only: no random faults, and GFP_KERNEL allocations and
+	# order-0 pages are eligible (the defaults skip them); quiet, as the
+	# injected failures are expected.
+	for f in failslab fail_page_alloc; do
+		echo N > /sys/kernel/debug/$f/ignore-gfp-wait
+		echo 0 > /sys/kernel/debug/$f/verbose
+	done
+	echo 0 > /sys/kernel/debug/fail_page_alloc/min-order
+	feat0=$(cat $FEAT)
+	expect_rust stress
+	echo 1 > $RC/pick_stats
+
+	END=$(($(now) + secs))
+	st_load $secs &
+	st_hotplug &
+	st_partition $n &
+	st_flip &
+	st_cgchurn &
+	st_features &
+	wait
+	for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
+		[ "$(cat $c)" = 1 ] || fail "stress: $c left offline"
+	done
+	[ "$(cat $FEAT)" = "$feat0" ] || fail "stress: sched features not back to their defaults"
+	use rust
+	say "stress_picks $(grep -v enabled $RC/pick_stats | tr '\n' ' ')"
+	echo 0 > $RC/pick_stats
+
+	st_failnth
+	use rust
+	# The selftests set up their own hierarchy: the root's cpuset is
+	# toggled by test_stress.sh.
+	rmdir $ST || fail "stress: rmdir $ST"
+	echo -cpuset > /sys/fs/cgroup/cgroup.subtree_control
+	for impl in rust c; do
+		st_selftests $impl
+	done
+	use rust
+	sleep 1
+	[ -f $RC/llc_state ] &&
+		say "stress_llc_counters $(awk '$1 == "cpu" { s += $6 + $8 } END { print s + 0 }' $RC/llc_state)"
+	say "stress done uptime $(now)"
+}
