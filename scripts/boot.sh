@@ -299,7 +299,8 @@ echo "qemu:        $(qemu-system-x86_64 --version | head -n1 | sed 's/ (.*//'), 
 echo "topology:    $(rsc cpus) CPUs, $(rsc llc_count) LLCs ($(rsc llc)), llc_balancing/enabled=$(rsc llc_balancing_enabled)"
 grep -q 'enabling cache aware scheduling' "$con" && echo "             cache-aware scheduling enabled (dmesg)"
 echo "pieces:      $(sed -n 's/^RSC: piece //p' "$con" | sort -u | tr '\n' ' ')"
-echo "workload:    $(rsc cgroups | sed 's/leaves/groups,/') leaves, $(rsc tasks) tasks; teardown: $(grep -q '^RSC: teardown done' "$con" && echo ok || echo missing)"
+[ "$mode" = test ] &&
+	echo "workload:    $(rsc cgroups | sed 's/leaves/groups,/') leaves, $(rsc tasks) tasks; teardown: $(grep -q '^RSC: teardown done' "$con" && echo ok || echo missing)"
 sed -n 's/^RSC: stat /             /p' "$con"
 # print_task() (sched/debug) read under the workload with the pick on Rust.
 if grep -q '^RSC: cgroups ' "$con"; then
@@ -364,7 +365,7 @@ fi
 [ -n "$shadow" ] && echo "shadow:      $(echo "$shadow" | awk '{ printf "on=%s, %s picks and eligibility tests cross-checked, %s divergences", $1, $2, $3 }')"
 [ -n "$llc_check" ] && echo "llc check:   $(echo "$llc_check" | awk '{ printf "on=%s, %s dequeues checked the LLC counters against the queued tasks, %s violations", $1, $2, $3 }')"
 [ -n "$kmemleak" ] && echo "kmemleak:    $(echo "$kmemleak" | awk '{ printf "%s unreferenced objects after two scans, %s allocated through this project'"'"'s code", $2, $4 }')"
-echo "kunit:       ${kunit_summary:-no KTAP output}"
+[ "$mode" = test ] && echo "kunit:       ${kunit_summary:-no KTAP output}"
 echo "boot:        guest uptime at end $(rsc uptime) s, wall ${wall}s"
 if [ ${#problems[@]} -gt 0 ]; then
 	echo "result:      FAIL"

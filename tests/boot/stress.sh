@@ -254,8 +254,12 @@ st_selftests() {	# st_selftests <impl>
 		shift
 		"$@" > /tmp/suite.out 2>&1 || rc=$?
 		say "stress_suite $impl $name rc $rc ok $(grep -cE '^ok ' /tmp/suite.out) not_ok $(grep -cE '^not ok ' /tmp/suite.out)"
-		grep -E '^not ok ' /tmp/suite.out | sed "s/^/RSC: stress_suite_case $impl $name /"
-		[ $rc = 0 ] || tail -n 20 /tmp/suite.out | sed "s/^/$name $impl: /"
+		# The failed cases: TAP's "not ok", test_cpuset_prs.sh's "Test ... failed".
+		grep -E '^not ok |^Test .* failed' /tmp/suite.out |
+			sed "s/^/RSC: stress_suite_case $impl $name /"
+		# The suite's own failure lines, then the end of its output.
+		[ $rc = 0 ] || { grep -E 'fail|FAIL|\*\*\*' /tmp/suite.out | head -n 20
+			tail -n 30 /tmp/suite.out; } | sed "s/^/$name $impl: /"
 	}
 	suite cpu-on-off-test bash ./cpu-on-off-test.sh -a
 	suite test_core ./test_core

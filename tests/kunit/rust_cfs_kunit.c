@@ -391,6 +391,14 @@ static void set_piece(struct static_key_true *key, int rust)
 		static_branch_disable(key);
 }
 
+/* Piece @piece on @rust, the two others on the other side. */
+static void set_pieces(enum sched_rust_piece piece, int rust)
+{
+	set_piece(&sched_rust_tg_state_key, piece == SCHED_RUST_TG_STATE ? rust : !rust);
+	set_piece(&sched_rust_pick_key, piece == SCHED_RUST_PICK ? rust : !rust);
+	set_piece(&sched_rust_llc_key, piece == SCHED_RUST_LLC ? rust : !rust);
+}
+
 static void rust_cfs_switch_test(struct kunit *test)
 {
 	struct eevdf_fixture *f = test->priv;
@@ -411,8 +419,11 @@ static void rust_cfs_switch_test(struct kunit *test)
 	sched_rust_pick_debug_update();
 
 	for (rust = 0; rust < 2; rust++) {
-		/* The pick. */
-		set_piece(&sched_rust_pick_key, rust);
+		/*
+		 * Each piece is tested with the two others on the other side,
+		 * so that a dispatch reading another piece's key fails.
+		 */
+		set_pieces(SCHED_RUST_PICK, rust);
 		KUNIT_EXPECT_EQ(test, sched_rust_pick(), rust);
 		c0 = pick_stats_sum(0);
 		r0 = pick_stats_sum(1);
@@ -438,7 +449,7 @@ static void rust_cfs_switch_test(struct kunit *test)
 			struct task_group *tg = kzalloc(sizeof(*tg), GFP_KERNEL);
 
 			KUNIT_ASSERT_NOT_NULL(test, tg);
-			set_piece(&sched_rust_tg_state_key, rust);
+			set_pieces(SCHED_RUST_TG_STATE, rust);
 			calls[0] = test_calls(SCHED_RUST_TG_STATE, 0);
 			calls[1] = test_calls(SCHED_RUST_TG_STATE, 1);
 			KUNIT_EXPECT_EQ(test, alloc_fair_sched_group(tg, &root_task_group), 1);
@@ -464,7 +475,7 @@ static void rust_cfs_switch_test(struct kunit *test)
 			KUNIT_ASSERT_NOT_NULL(test, rq);
 			raw_spin_lock_init(&rq->__lock);
 			p->preferred_llc = -1;
-			set_piece(&sched_rust_llc_key, rust);
+			set_pieces(SCHED_RUST_LLC, rust);
 			calls[0] = test_calls(SCHED_RUST_LLC, 0);
 			calls[1] = test_calls(SCHED_RUST_LLC, 1);
 			raw_spin_rq_lock(rq);
