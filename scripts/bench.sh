@@ -9,16 +9,30 @@
 # A second boot runs the microbenchmarks under a QEMU TCG plugin
 # (tests/bench/icount.c) that counts the instructions of every timed batch:
 # deterministic, where TCG wall time is not. ICOUNT=0 skips it.
+# The kernel measured is the main one, configured like a distribution kernel
+# (configs/distro.config); BENCH_CONFIG=size measures tinyconfig's -Os build
+# of the same code instead (build directory build-size).
 
 . "$(dirname "$0")/common.sh"
 
-"$TOP/scripts/run.sh" build-main
-"$TOP/scripts/boot.sh" main rsc.mode=bench rsc.rounds="${BENCH_ROUNDS:-5}" >/dev/null || true
-con=$CACHE/boot-main/console.log
+case ${BENCH_CONFIG:-distro} in
+distro)	flavour=main ;;
+size)	flavour=size ;;
+*)	die "BENCH_CONFIG=${BENCH_CONFIG}: use distro (the default) or size" ;;
+esac
+"$TOP/scripts/run.sh" "build-$flavour"
+"$TOP/scripts/boot.sh" "$flavour" rsc.mode=bench rsc.rounds="${BENCH_ROUNDS:-5}" >/dev/null || true
+con=$CACHE/boot-$flavour/console.log
 grep -q '^RSC: DONE' "$con" || die "the benchmark boot did not finish; console: $con"
+grep -q '^RSC: bench_shadow off' "$con" || ! grep -q '^CONFIG_SCHED_RUST_CFS_SHADOW=y' "$CACHE/build-$flavour/.config" ||
+	die "the shadow check was not switched off for the benchmarks; console: $con"
 
 echo "==== rust-sched-cfs benchmarks ===="
 echo "kernel $(sed -n 's/^RSC: kernel //p' "$con"), QEMU $(qemu-system-x86_64 --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/'), accel ${ACCEL:-tcg,thread=single}, -smp ${SMP:-4,sockets=2,cores=2,threads=1}"
+# The flags that decide the figures, from the build; and what the guest
+# kernel made of the mitigations on the CPU QEMU emulates.
+"$TOP/scripts/build-flags.sh" "$flavour"
+echo "guest:    $(sed -n 's/^RSC: vulnerability //p' "$con" | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
 echo
 echo "In-kernel microbenchmarks (ns per call, TCG wall time):"
 sed -n 's/^RSC: bench //p' "$con"
@@ -61,14 +75,14 @@ if [ ! -f "$plugin" ]; then
 	gcc -shared -fPIC -O2 -Wall -I"$(dirname "$(ls "$q"/qemu-*/include/qemu/qemu-plugin.h)")" \
 		-o "$plugin" "$TOP/tests/bench/icount.c"
 fi
-map=$CACHE/build-main/System.map
+map=$CACHE/build-$flavour/System.map
 begin=$(awk '$3 == "rust_bench_mark_begin" { print "0x" $1 }' "$map")
 end=$(awk '$3 == "rust_bench_mark_end" { print "0x" $1 }' "$map")
 [ -n "$begin" ] && [ -n "$end" ] || die "no benchmark markers in $map"
-ilog=$CACHE/boot-main/icount.log
+ilog=$CACHE/boot-$flavour/icount.log
 rm -f "$ilog"
 QEMU_EXTRA="-plugin $plugin,begin=$begin,end=$end -d plugin -D $ilog" \
-	"$TOP/scripts/boot.sh" main rsc.mode=icount >/dev/null || true
+	"$TOP/scripts/boot.sh" "$flavour" rsc.mode=icount >/dev/null || true
 grep -q '^RSC: DONE' "$con" || die "the instruction-counting boot did not finish; console: $con"
 echo
 # Batches run case by case (table order, but for tg_alloc_free, which sleeps
@@ -76,14 +90,14 @@ echo
 bench=$(sed -n 's/^RSC: bench //p' "$con")
 ! grep -q 'could not prepare' <<< "$bench" ||
 	die "a benchmark case could not prepare its state: $(grep 'could not prepare' <<< "$bench")"
-awk 'NR > 2 && $1 != "tg_alloc_free" { print $1 }' <<< "$bench" > "$CACHE/boot-main/icount.cases"
+awk 'NR > 2 && $1 != "tg_alloc_free" { print $1 }' <<< "$bench" > "$CACHE/boot-$flavour/icount.cases"
 rounds=$(sed -n 's/^# \([0-9]*\) rounds x \([0-9]*\) calls.*/\1/p' <<< "$bench")
 batch=$(sed -n 's/^# \([0-9]*\) rounds x \([0-9]*\) calls.*/\2/p' <<< "$bench")
-ncases=$(wc -l < "$CACHE/boot-main/icount.cases")
+ncases=$(wc -l < "$CACHE/boot-$flavour/icount.cases")
 ncounts=$(grep -c '^icount ' "$ilog" || true)
 [ -n "$rounds" ] && [ -n "$batch" ] && [ "$ncases" -gt 1 ] ||
 	die "no benchmark table in the console: $con"
-head -n1 "$CACHE/boot-main/icount.cases" | grep -qx empty ||
+head -n1 "$CACHE/boot-$flavour/icount.cases" | grep -qx empty ||
 	die "the first benchmark case is not the empty calibration batch"
 [ "$ncounts" = $(( ncases * rounds * 2 )) ] ||
 	die "the plugin counted $ncounts batches, expected $ncases cases x $rounds rounds x 2 = $(( ncases * rounds * 2 )) ($ilog)"
@@ -113,5 +127,5 @@ awk -v rounds="$rounds" -v batch="$batch" '
 	}
 	function asort_(a, m,   i, j, t) {
 		for (i = 0; i < m; i++) for (j = i + 1; j < m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-	}' "$CACHE/boot-main/icount.cases" "$ilog"
+	}' "$CACHE/boot-$flavour/icount.cases" "$ilog"
 echo "(plugin log: $ilog)"

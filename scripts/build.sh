@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Configure and build a kernel from the overlaid tree, out of tree.
-#   scripts/build.sh main    CONFIG_SCHED_RUST_CFS=y + KUnit suites (normal kernel)
+#   scripts/build.sh main    CONFIG_SCHED_RUST_CFS=y + KUnit suites, configured
+#                 like a distribution kernel (configs/distro.config: -O2,
+#                 ORC, stack protector, retpoline and return thunks)
+#   scripts/build.sh size    the same without the distribution options:
+#                 tinyconfig's -Os (make bench BENCH_CONFIG=size)
 #   scripts/build.sh test    the same plus lockdep, UBSAN and Rust debug checks
 #   scripts/build.sh test-kasan  the test kernel plus KASAN and kmemleak
 #   scripts/build.sh rustmin  the test configuration's Rust code and fair.c
@@ -11,10 +15,11 @@
 
 . "$(dirname "$0")/common.sh"
 
-flavour=${1:?usage: build.sh main|test}
+flavour=${1:?usage: build.sh main|size|test|test-kasan|rustmin}
 B=$CACHE/build-$flavour
 case $flavour in
-main)	frags="base kunit" ;;
+main)	frags="base kunit distro" ;;
+size)	frags="base kunit" ;;
 test)	frags="base kunit debug" ;;
 test-kasan)	frags="base kunit debug kasan" ;;
 rustmin)	frags="base kunit debug" ;;
@@ -87,5 +92,21 @@ ours='(^|[ /])(kernel/sched/(rust|tests)/|rust/kernel/sched/|kernel/sched/fair\.
 if grep -E "$ours" "$B/build.log" | grep -qE 'warning:| --> '; then
 	grep -B6 -A8 -E 'warning:' "$B/build.log" | head -n 80 >&2
 	die "warnings in the project's files (full log: $B/build.log)"
+fi
+# objtool also checks vmlinux.o (IBT, noinstr), where a warning names a
+# function, not a file: a warning about a function of the project's objects
+# fails too (the merged fair.o holds fair.c's functions and the Rust ones).
+if [ "$flavour" != rustmin ] && grep -q 'warning: objtool:' "$B/build.log"; then
+	mine=$(for o in kernel/sched/rust/fair.o kernel/sched/rust/switch.o kernel/sched/fair.o; do
+		[ -f "$B/$o" ] && llvm-nm$LLVM_SUFFIX --defined-only "$B/$o" | awk '$2 ~ /^[tT]$/ { print $3 }'
+	done | sort -u)
+	bad=$(grep 'warning: objtool:' "$B/build.log" |
+		sed -n 's/.*warning: objtool: \([A-Za-z0-9_.]*\)[+(].*/\1 &/p' |
+		while read -r f line; do grep -qx "$f" <<< "$mine" && echo "$line"; done)
+	if [ -n "$bad" ]; then
+		echo "$bad" >&2
+		die "objtool warnings in functions of fair.c or the Rust pieces (full log: $B/build.log)"
+	fi
+	log "objtool warnings outside this project's code: $(grep -c 'warning: objtool:' "$B/build.log")"
 fi
 log "built $targets of $(cat "$B/include/config/kernel.release") with $(rustc --version)"

@@ -92,7 +92,67 @@ echo "    (defined out of line too: ${present[*]:-none})"
 echo "  fair.c hot-path functions checked for rust_sched_*/rust_helper_* calls: ${checked[*]}"
 echo "  not symbols in this vmlinux (inlined into their callers, or not in this tree): ${gone[*]:-none}"
 [ ${#checked[@]} -ge 5 ] || { echo "check-inline: FAIL: only ${#checked[@]} hot-path functions found as symbols"; fail=1; }
+
+# The attributes that decide how a call returns and how indirect branches are
+# made must be the same on both sides of every C->Rust call in the merged
+# module: alwaysinline bypasses LLVM's own compatibility check, and an entry
+# point that stayed out of line would keep its own. Compared in the bitcode
+# before inlining (fair.m.bc): the return thunk (fn_ret_thunk_extern, from
+# -mfunction-return= / -Zfunction-return=), the retpoline target features,
+# and printed with them the stack protector level.
+mbc=$B/kernel/sched/rust/fair.m.bc
+if [ -f "$mbc" ]; then
+	llvm-dis$LLVM_SUFFIX "$mbc" -o "$B/kernel/sched/rust/fair.m.ll" ||
+		die "llvm-dis of $mbc failed"
+	python3 - "$B/kernel/sched/rust/fair.m.ll" "$hot_entries" <<'PY' || fail=1
+import re, sys
+
+ll, hot = sys.argv[1], sys.argv[2].split()
+groups, fattr, calls, fn = {}, {}, set(), None
+for line in open(ll, encoding='utf-8', errors='replace'):
+    m = re.match(r'attributes #(\d+) = \{(.*)\}', line)
+    if m:
+        groups[m.group(1)] = m.group(2)
+        continue
+    m = re.match(r'define [^@]*@("?[^"(]+"?)\(.*\)[^{]*?#(\d+)', line)
+    if m:
+        fn = m.group(1).strip('"')
+        fattr[fn] = m.group(2)
+        continue
+    if line.startswith('}'):
+        fn = None
+    elif fn:
+        for callee in re.findall(r'call [^@]*@(rust_sched_[A-Za-z0-9_]+)\(', line):
+            calls.add((fn, callee))
+
+def attrs(f):
+    g = groups.get(fattr.get(f, ''), '')
+    feats = re.search(r'"target-features"="([^"]*)"', g)
+    retp = sorted(x[1:] for x in (feats.group(1).split(',') if feats else []) if 'retpoline' in x and x[0] == '+')
+    ssp = next((a for a in ('sspreq', 'sspstrong', 'ssp') if re.search(r'\b%s\b' % a, g)), 'none')
+    return {'return thunk': 'fn_ret_thunk_extern' in g,
+            'retpoline': ','.join(retp) or 'none'}, ssp
+
+bad = 0
+pairs = sorted(c for c in calls if c[1] in hot)
+print('check-inline: attributes of the %d C->Rust calls of hot entry points in %s' % (len(pairs), ll.replace('.ll', '.bc')))
+if not pairs:
+    print('check-inline: FAIL: no C call of a hot Rust entry point in the merged module')
+    sys.exit(1)
+for caller, callee in pairs:
+    (ca, cs), (ra, rs) = attrs(caller), attrs(callee)
+    same = ca == ra
+    bad += not same
+    print('  %-34s C %-26s return thunk %-3s retpoline %s, ssp %s' % (callee, caller, 'yes' if ca['return thunk'] else 'no', ca['retpoline'], cs))
+    print('  %-34s Rust %-23s return thunk %-3s retpoline %s, ssp %s%s' % ('', '', 'yes' if ra['return thunk'] else 'no', ra['retpoline'], rs,
+          '' if same else '   <- DIFFERENT'))
+if bad:
+    print('check-inline: FAIL: %d calls whose C and Rust sides differ in return thunk or retpoline attributes' % bad)
+    sys.exit(1)
+print('check-inline: return thunk and retpoline attributes equal on both sides of every call')
+PY
+fi
 if [ $fail != 0 ]; then
-	die "check-inline: the Rust pieces are called across the language boundary on hot paths"
+	die "check-inline: the Rust pieces are called across the language boundary on hot paths, or with other attributes"
 fi
 echo "check-inline: PASS: no call into Rust on those paths"

@@ -10,7 +10,7 @@
 
 . "$(dirname "$0")/common.sh"
 
-job=${1:?usage: run.sh main|test|test-kasan|stress|build-main|check-inline}
+job=${1:?usage: run.sh main|test|test-kasan|stress|build-main|build-size|check-inline}
 S=$TOP/scripts
 
 versions() {
@@ -25,8 +25,8 @@ stage "overlay" "$S/overlay.sh"
 # Prints the toolchain's own message verbatim when Rust is not available.
 stage "rustavailable" bash -c ". '$S/common.sh'; kmake -s rustavailable"
 case $job in
-build-main)
-	stage "build main kernel" "$S/build.sh" main
+build-main|build-size)
+	stage "build ${job#build-} kernel" "$S/build.sh" "${job#build-}"
 	;;
 main)
 	stage "build main kernel" "$S/build.sh" main
