@@ -82,10 +82,16 @@ C ones on the same machine, in the same boot, without a rebuild.
 Add CONFIG_SCHED_RUST_CFS and kernel/sched/rust/switch.c: one static key
 per piece, set by the boot parameter sched_rust_cfs=, by files in
 /sys/kernel/debug/sched/rust_cfs/. The C
-implementations stay compiled as the reference." \
+implementations stay compiled as the reference.
+
+kernel/sched/rust/layout.c asserts at build time the cache-line layouts
+of struct task_group (load_avg on its own line), struct rq (the
+nr_running..idle, lock and clock groups) and the part of struct cfs_rq
+the pick reads, next to which the Rust pieces read and write." \
 	Kconfig.snippet:kernel/sched/rust/Kconfig \
 	kernel/sched/rust/Makefile:kernel/sched/rust/Makefile \
 	kernel/sched/rust/switch.c:kernel/sched/rust/switch.c \
+	kernel/sched/rust/layout.c:kernel/sched/rust/layout.c \
 	kernel/sched/rust/sched_rust.h:kernel/sched/rust/sched_rust.h \
 	patches/0001-sched-build-and-runtime-switch.patch
 

@@ -1305,6 +1305,54 @@ static void rust_cfs_llc_avg_scale_test(struct kunit *test)
 }
 #endif /* CONFIG_SCHED_CACHE */
 
+/*
+ * The cache-line layouts kernel/sched/rust/layout.c guards at build time,
+ * stated with this build's lines: the same conditions, so that the report
+ * says what is guarded and why, and that a guard compiled out would show.
+ */
+#define RSC_LINE(T, f)		(offsetof(T, f) / SMP_CACHE_BYTES)
+#define RSC_END_LINE(T, f)	((offsetofend(T, f) - 1) / SMP_CACHE_BYTES)
+
+static void rust_cfs_layout_test(struct kunit *test)
+{
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	/* "sched/fair: Move the cache-hot 'load_avg' variable into its own cacheline" (2015) */
+	kunit_info(test, "task_group: cfs_rq line %zu, shares line %zu, load_avg/runnable_avg line %zu\n",
+		   RSC_LINE(struct task_group, cfs_rq), RSC_LINE(struct task_group, shares),
+		   RSC_LINE(struct task_group, load_avg));
+	KUNIT_EXPECT_EQ(test, offsetof(struct task_group, load_avg) % SMP_CACHE_BYTES, 0);
+	KUNIT_EXPECT_LT(test, RSC_END_LINE(struct task_group, shares),
+			RSC_LINE(struct task_group, load_avg));
+	KUNIT_EXPECT_LT(test, RSC_END_LINE(struct task_group, cfs_rq),
+			RSC_LINE(struct task_group, load_avg));
+	KUNIT_EXPECT_EQ(test, RSC_LINE(struct task_group, load_avg),
+			RSC_END_LINE(struct task_group, runnable_avg));
+#endif
+	/* "sched: Reorder some fields in struct rq" (2026) */
+	kunit_info(test, "rq: nr_running..idle line %zu, __lock lines %zu-%zu, clock_task..clock_idle line %zu, sd line %zu\n",
+		   RSC_LINE(struct rq, nr_running), RSC_LINE(struct rq, __lock),
+		   RSC_END_LINE(struct rq, __lock), RSC_LINE(struct rq, clock_task),
+		   RSC_LINE(struct rq, sd));
+	KUNIT_EXPECT_EQ(test, RSC_END_LINE(struct rq, idle), 0);
+	KUNIT_EXPECT_GT(test, RSC_LINE(struct rq, __lock), 0);
+	KUNIT_EXPECT_EQ(test, RSC_LINE(struct rq, clock_task), RSC_END_LINE(struct rq, clock_idle));
+#ifdef CONFIG_SCHED_CACHE
+	kunit_info(test, "rq: nr_pref_llc_running/nr_llc_running line %zu, cpu_runtime..cpu_epoch_next line %zu (Rust LLC accounting and decay, as their C twins)\n",
+		   RSC_LINE(struct rq, nr_llc_running), RSC_LINE(struct rq, cpu_runtime));
+	KUNIT_EXPECT_EQ(test, RSC_LINE(struct rq, nr_pref_llc_running),
+			RSC_END_LINE(struct rq, nr_llc_running));
+	KUNIT_EXPECT_NE(test, RSC_LINE(struct rq, nr_llc_running), RSC_LINE(struct rq, clock_task));
+	KUNIT_EXPECT_GT(test, RSC_LINE(struct rq, nr_llc_running), RSC_END_LINE(struct rq, __lock));
+	KUNIT_EXPECT_GT(test, RSC_LINE(struct rq, cpu_runtime), RSC_END_LINE(struct rq, __lock));
+#endif
+	/* The pick, C and Rust: h_nr_queued .. next, apart from 'removed'. */
+	kunit_info(test, "cfs_rq: h_nr_queued..next lines %zu-%zu, removed line %zu\n",
+		   RSC_LINE(struct cfs_rq, h_nr_queued), RSC_END_LINE(struct cfs_rq, next),
+		   RSC_LINE(struct cfs_rq, removed));
+	KUNIT_EXPECT_LE(test, RSC_END_LINE(struct cfs_rq, next), 1);
+	KUNIT_EXPECT_LT(test, RSC_END_LINE(struct cfs_rq, next), RSC_LINE(struct cfs_rq, removed));
+}
+
 static struct kunit_case rust_cfs_parity_cases[] = {
 	KUNIT_CASE(rust_cfs_switch_test),
 	KUNIT_CASE(rust_cfs_boot_param_test),
@@ -1320,6 +1368,7 @@ static struct kunit_case rust_cfs_parity_cases[] = {
 	KUNIT_CASE(rust_cfs_llc_choice_test),
 	KUNIT_CASE(rust_cfs_llc_avg_scale_test),
 #endif
+	KUNIT_CASE(rust_cfs_layout_test),
 	{}
 };
 

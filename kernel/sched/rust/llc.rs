@@ -81,12 +81,14 @@ pub(crate) fn pref_llc_running_inc(rq: &RqLlc, p: &TaskLlc) {
 #[inline]
 pub(crate) fn pref_llc_running_dec(rq: &RqLlc, p: &TaskLlc) {
     if task_pref_llc_runnable(p) {
-        let n = rq.nr_pref_llc_running();
-        if n == 0 {
+        // C decrements blindly: an unpaired decrement wraps there, and here. Stored first and
+        // reported after, so that the decrement stays one instruction on memory (`sub`, whose
+        // borrow is the report's condition), as C's.
+        let (n, unpaired) = rq.nr_pref_llc_running().overflowing_sub(1);
+        rq.set_nr_pref_llc_running(n);
+        if unpaired {
             unpaired_nr_pref_llc_running();
         }
-        // C decrements blindly: an unpaired decrement wraps there, and here.
-        rq.set_nr_pref_llc_running(n.wrapping_sub(1));
     }
 }
 
@@ -117,12 +119,13 @@ pub(crate) fn account_llc_dequeue(rq: &RqLlc, p: &TaskLlc) {
         return;
     };
 
-    let n = rq.nr_llc_running();
-    if n == 0 {
+    // C decrements blindly: an unpaired decrement wraps there, and here (reported after the
+    // store, as in `pref_llc_running_dec()`).
+    let (n, unpaired) = rq.nr_llc_running().overflowing_sub(1);
+    rq.set_nr_llc_running(n);
+    if unpaired {
         unpaired_nr_llc_running();
     }
-    // C decrements blindly: an unpaired decrement wraps there, and here.
-    rq.set_nr_llc_running(n.wrapping_sub(1));
     if p.pref_llc_queued() {
         // Skipped if still delayed (`set_delayed()` already took it out); clearing the flag
         // keeps `clear_delayed()` from adding it back.

@@ -225,11 +225,14 @@ impl RqLlc {
         // interrupts off implies (type invariants); `llc_max` and `llc_counts` are set before
         // the domain is published and do not change after.
         let (max, counts) = unsafe { ((*sd).llc_max, (*sd).llc_counts) };
-        if llc >= max || counts.is_null() {
+        // No separate NULL test: the domain code sets and clears `llc_counts` and `llc_max`
+        // together (`build_sched_domains()`, `cpu_attach_domain()`), so a domain without
+        // counts has `llc_max == 0` and fails this bound.
+        if llc >= max {
             return None;
         }
-        // SAFETY: `llc_counts` has `llc_max` elements (`__counted_by_ptr(llc_max)`) and `llc`
-        // is below it.
+        // SAFETY: `llc_counts` has `llc_max` elements (`__counted_by_ptr(llc_max)`), so it is
+        // not NULL when `llc_max` is not 0, and `llc` is below it.
         Some(unsafe { counts.add(crate::num::casts::u32_as_usize(llc)) })
     }
 
