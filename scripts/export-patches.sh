@@ -220,6 +220,15 @@ branch every pick takes." \
 	kernel/sched/rust/fair_bench.c:kernel/sched/rust/fair_bench.c \
 	patches/0007-sched-fair-kunit-and-bench-includes.patch
 
+commit "Documentation: scheduler: Describe CONFIG_SCHED_RUST_CFS" \
+"Scheduler developers who enable CONFIG_SCHED_RUST_CFS need to know what
+it replaces, how to switch between the implementations, what the shadow
+check and the layout guards verify, and how to run the parity suites.
+
+Add Documentation/scheduler/sched-rust-cfs.rst." \
+	Documentation/scheduler/sched-rust-cfs.rst:Documentation/scheduler/sched-rust-cfs.rst \
+	patches/0008-documentation-scheduler-index.patch
+
 git -C "$R" format-patch -q --cover-letter -o "$OUT" "$base"..HEAD
 # Fill in the cover letter's placeholders.
 cover=$(ls "$OUT"/0000-*.patch)

@@ -3,8 +3,9 @@
 #
 # Style gates: rustfmtcheck on the overlaid tree, a CLIPPY=1 build of the
 # main kernel (warnings in the project's files fail), and checkpatch.pl on
-# the exported patch series (scripts/export-patches.sh), and a build of the
-# Rust code with the kernel's minimum rustc (scripts/check-rust-min.sh).
+# the exported patch series (scripts/export-patches.sh), docutils on the
+# Documentation file, and a build of the Rust code with the kernel's minimum
+# rustc (scripts/check-rust-min.sh).
 
 . "$(dirname "$0")/common.sh"
 
@@ -33,6 +34,16 @@ printf '%s\n' "$out" | grep -E '^(total|WARNING|ERROR|CHECK)'
 if printf '%s\n' "$out" | grep '^total:' | grep -qv 'total: 0 errors, 0 warnings, 0 checks'; then
 	die "checkpatch found problems in the exported series"
 fi
+log "reStructuredText of Documentation/scheduler/sched-rust-cfs.rst (docutils, warnings fail)"
+/usr/bin/python3 - "$TOP/Documentation/scheduler/sched-rust-cfs.rst" <<'EOP' || die "the document has reStructuredText problems"
+import io, sys
+import docutils.core
+err = io.StringIO()
+docutils.core.publish_string(open(sys.argv[1]).read(), writer_name='html',
+                             settings_overrides={'warning_stream': err, 'report_level': 2})
+if err.getvalue():
+    sys.exit(err.getvalue())
+EOP
 log "build with the kernel's minimum rustc"
 "$TOP/scripts/check-rust-min.sh"
 log "lint clean"

@@ -34,6 +34,7 @@ sync_file "$TOP/rust/helpers/sched.c" "$WORK/rust/helpers/sched.c"
 sync_file "$TOP/Kconfig.snippet" "$WORK/kernel/sched/rust/Kconfig"
 sync_file "$TOP/tests/kunit/rust_cfs_kunit.c" "$WORK/kernel/sched/tests/rust_cfs_kunit.c"
 sync_file "$TOP/tests/kunit/.kunitconfig" "$WORK/kernel/sched/rust/.kunitconfig"
+sync_file "$TOP/Documentation/scheduler/sched-rust-cfs.rst" "$WORK/Documentation/scheduler/sched-rust-cfs.rst"
 
 # Patches are applied to copies of the pristine files in a staging directory,
 # and a result is copied into the work tree only when it differs from what is

@@ -453,8 +453,9 @@ static void rust_cfs_switch_test(struct kunit *test)
 			calls[0] = test_calls(SCHED_RUST_TG_STATE, 0);
 			calls[1] = test_calls(SCHED_RUST_TG_STATE, 1);
 			KUNIT_EXPECT_EQ(test, alloc_fair_sched_group(tg, &root_task_group), 1);
-			KUNIT_EXPECT_EQ_MSG(test, test_calls(SCHED_RUST_TG_STATE, rust) - calls[rust],
-					    1, "tg_state on %s", rust ? "Rust" : "C");
+			KUNIT_EXPECT_EQ_MSG(test,
+					    test_calls(SCHED_RUST_TG_STATE, rust) - calls[rust], 1,
+					    "tg_state on %s", rust ? "Rust" : "C");
 			KUNIT_EXPECT_EQ_MSG(test, test_calls(SCHED_RUST_TG_STATE, !rust),
 					    calls[!rust], "tg_state on %s", rust ? "Rust" : "C");
 			free_fair_sched_group(tg);
@@ -1008,8 +1009,8 @@ static void llc_compare(struct kunit *test, struct llc_state *st, int step)
 				    "step %d %s", step, side_name[k]);
 		for (i = 0; i < max; i++)
 			KUNIT_EXPECT_EQ_MSG(test, st->side[0].sd->llc_counts[i],
-					    st->side[k].sd->llc_counts[i], "step %d llc %u %s", step,
-					    i, side_name[k]);
+					    st->side[k].sd->llc_counts[i], "step %d llc %u %s",
+					    step, i, side_name[k]);
 		for (t = 0; t < LLC_TASKS; t++)
 			KUNIT_EXPECT_EQ_MSG(test, st->side[0].p[t]->pref_llc_queued,
 					    st->side[k].p[t]->pref_llc_queued, "step %d task %d %s",

@@ -113,6 +113,16 @@ void sched_rust_assert_epoch_held(struct rq *rq);
 void sched_init_cfs_rq_runtime(struct cfs_rq *cfs_rq);
 void sched_tg_init_cfs_bandwidth(struct task_group *tg, struct task_group *parent);
 
+/*
+ * The pieces, as bits of the mask sched_rust_cfs_parse() returns; defined
+ * without the option too, for the dispatch's no-op test counter.
+ */
+enum sched_rust_piece {
+	SCHED_RUST_TG_STATE,
+	SCHED_RUST_PICK,
+	SCHED_RUST_LLC,
+};
+
 #ifdef CONFIG_SCHED_RUST_CFS
 
 #include <linux/atomic.h>
@@ -129,13 +139,6 @@ void sched_tg_init_cfs_bandwidth(struct task_group *tg, struct task_group *paren
  * int3 after another CPU flipped a static key; the project's scripts run
  * QEMU single-threaded (-accel tcg,thread=single).
  */
-/* The pieces, as bits of the mask sched_rust_cfs_parse() returns. */
-enum sched_rust_piece {
-	SCHED_RUST_TG_STATE,
-	SCHED_RUST_PICK,
-	SCHED_RUST_LLC,
-};
-
 int sched_rust_cfs_parse(const char *str);
 
 DECLARE_STATIC_KEY_TRUE(sched_rust_tg_state_key);	/* the per-CPU cfs_tg_state */
@@ -196,7 +199,7 @@ static __always_inline void sched_rust_test_call(enum sched_rust_piece piece, bo
 		atomic_long_inc(&sched_rust_test_calls[piece][rust]);
 }
 #else
-#define sched_rust_test_call(piece, rust) do { } while (0)
+static __always_inline void sched_rust_test_call(enum sched_rust_piece piece, bool rust) { }
 #endif
 
 /**
@@ -211,7 +214,7 @@ void rust_sched_bench_init_debugfs(struct dentry *dir);
 #else /* !CONFIG_SCHED_RUST_CFS: */
 
 static inline void rust_sched_init_debugfs(struct dentry *parent) { }
-#define sched_rust_test_call(piece, rust) do { } while (0)
+static __always_inline void sched_rust_test_call(enum sched_rust_piece piece, bool rust) { }
 
 #endif /* !CONFIG_SCHED_RUST_CFS */
 
