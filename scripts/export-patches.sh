@@ -177,8 +177,9 @@ fraction_mm_sched() in Rust, with C's truncations; split the preferred-LLC
 choice of task_cache_work() (sum per LLC, first maximum wins, 2x
 hysteresis) into steps over struct sched_llc_scan and implement them and
 update_avg_scale() in Rust too. The locks stay in C; the Rust side takes
-types that stand for them being held. A decrement that would take a
-counter below zero is reported once and saturates instead of wrapping.
+types that stand for them being held. An unpaired decrement of
+nr_llc_running or nr_pref_llc_running wraps as in C and is reported once
+with WARN_ON.
 The C bodies remain as the reference, selected by the runtime switch.
 
 With CONFIG_SCHED_RUST_CFS_SHADOW, every LLC dequeue recounts the tasks
