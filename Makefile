@@ -14,6 +14,9 @@
 #   make kunit    run the suites through tools/testing/kunit/kunit.py
 #   make kunit-uml  the same on UML (4 CPUs, no int128)
 #   make patches  export an upstream-style patch series (git format-patch)
+#   make check-series  apply the series patch by patch to a git tree of the
+#                 pristine source and build every step with the option on
+#                 and off (clippy, rustfmt, checkpatch on each)
 #   make lint     rustfmtcheck, a CLIPPY=1 build, checkpatch on patches/
 #   make check-off  CONFIG_SCHED_RUST_CFS=n: fair.o equals the pristine one
 #   make check-inline  the main kernel: no call into Rust left on hot paths
@@ -23,7 +26,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all main test test-kasan stress bench kunit kunit-uml patches setup fetch overlay lint check-off \
+.PHONY: all main test test-kasan stress bench kunit kunit-uml patches check-series setup fetch overlay lint check-off \
 	check-inline check-rust-min clean
 
 all: main
@@ -60,6 +63,9 @@ overlay:
 
 patches:
 	@$(S)/export-patches.sh
+
+check-series:
+	@$(S)/check-series.sh
 
 lint:
 	@$(S)/lint.sh

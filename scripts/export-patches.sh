@@ -75,25 +75,45 @@ header that declares every C-callable Rust entry point." \
 	rust/kernel/sched/percpu.rs:rust/kernel/sched/percpu.rs \
 	patches/0002-rust-sched-bindings.patch
 
+# So that every commit builds with CONFIG_SCHED_RUST_CFS=y and =n (make
+# check-series), the Kconfig and the Makefile of kernel/sched/rust/ grow with
+# the series: the option and the switch first, the crate (and the inlining
+# option) with the pick, the test and debug options with their code.
+python3 - "$TOP/Kconfig.snippet" "$TOP/kernel/sched/rust/Makefile" "$CACHE" <<'EOP'
+import re, sys
+kconfig, makefile, out = sys.argv[1:4]
+text = open(kconfig).read()
+head, *blocks = re.split(r'\n(?=config )', text)
+def keep(names):
+    kept = [b for b in blocks if b.split()[1] in names]
+    return head + ''.join('\n' + b for b in kept).rstrip('\n') + '\n'
+open(out + '/Kconfig.switch', 'w').write(keep({'SCHED_RUST_CFS'}))
+open(out + '/Kconfig.crate', 'w').write(keep({'SCHED_RUST_CFS', 'SCHED_RUST_CFS_INLINE'}))
+mk = open(makefile).read()
+open(out + '/Makefile.switch', 'w').write(mk[:mk.index('\nifdef CONFIG_SCHED_RUST_CFS_INLINE')].rstrip('\n') + '\n')
+EOP
+
 commit "sched/fair: Add CONFIG_SCHED_RUST_CFS and a C/Rust runtime switch" \
 "Rust implementations of fair-scheduler pieces need to be compared with the
 C ones on the same machine, in the same boot, without a rebuild.
 
 Add CONFIG_SCHED_RUST_CFS and kernel/sched/rust/switch.c: one static key
-per piece, set by the boot parameter sched_rust_cfs=, by files in
-/sys/kernel/debug/sched/rust_cfs/. The C
-implementations stay compiled as the reference.
+per piece, set by the boot parameter sched_rust_cfs= and by files in
+/sys/kernel/debug/sched/rust_cfs/. The C implementations stay compiled as
+the reference; the pieces that the keys select come with the next
+patches.
 
 kernel/sched/rust/layout.c asserts at build time the cache-line layouts
 of struct task_group (load_avg on its own line), struct rq (the
 nr_running..idle, lock and clock groups) and the part of struct cfs_rq
 the pick reads, next to which the Rust pieces read and write." \
-	Kconfig.snippet:kernel/sched/rust/Kconfig \
-	kernel/sched/rust/Makefile:kernel/sched/rust/Makefile \
+	"$CACHE/Kconfig.switch:kernel/sched/rust/Kconfig" \
+	"$CACHE/Makefile.switch:kernel/sched/rust/Makefile" \
 	kernel/sched/rust/switch.c:kernel/sched/rust/switch.c \
 	kernel/sched/rust/layout.c:kernel/sched/rust/layout.c \
 	kernel/sched/rust/sched_rust.h:kernel/sched/rust/sched_rust.h \
 	patches/0001-sched-build-and-runtime-switch.patch
+
 
 # The crate root as it is after the pick commit and after the tg_state one.
 python3 - "$TOP/kernel/sched/rust/sched_rust.rs" "$CACHE" <<'EOP'
@@ -141,11 +161,17 @@ candidate, although they cannot change during one pick.
 
 Add a Rust pick_eevdf() and vruntime_eligible() with every branch of the C
 code and bit-exact wrapping arithmetic, computing the eligibility terms
-once per pick. fair.c copies the few cfs_rq words it reads into a view and
-dispatches through the runtime switch; the C bodies remain as
-pick_eevdf_c() and vruntime_eligible_c(). Optional route statistics and a
-shadow mode (CONFIG_SCHED_RUST_CFS_SHADOW) run the other implementation on
-every pick and count divergences." \
+once per pick, reading the cfs_rq and its entities through views that exist
+only while the runqueue lock is held. fair.c dispatches through the runtime
+switch; the C bodies remain as
+pick_eevdf_c() and vruntime_eligible_c(), and the dispatch has the hooks of
+the route statistics and the shadow check that a later patch adds.
+
+The crate is built into the kernel; with CONFIG_SCHED_RUST_CFS_INLINE
+(a rustc on clang's LLVM), fair.c and the crate are compiled as one LLVM
+module so that the dispatch inlines the Rust pick as it inlines the C one." \
+	"$CACHE/Kconfig.crate:kernel/sched/rust/Kconfig" \
+	kernel/sched/rust/Makefile:kernel/sched/rust/Makefile \
 	"$CACHE/sched_rust.pick.rs:kernel/sched/rust/sched_rust.rs" \
 	kernel/sched/rust/eevdf.rs:kernel/sched/rust/eevdf.rs \
 	patches/0003-sched-fair-rust-pick-dispatch.patch
@@ -213,7 +239,9 @@ microbenchmarks that time both implementations interleaved on prepared
 states. CONFIG_SCHED_RUST_CFS_SHADOW (rust/fair_shadow.c) runs the other
 implementation on every pick, eligibility test and LLC dequeue and counts
 differences; CONFIG_SCHED_RUST_CFS_STATS (rust/fair_stats.c) counts the
-branch every pick takes." \
+branch every pick takes. The four options (_KUNIT_TEST, _BENCH, _SHADOW,
+_STATS) come with their code here." \
+	Kconfig.snippet:kernel/sched/rust/Kconfig \
 	kernel/sched/rust/fair_shadow.c:kernel/sched/rust/fair_shadow.c \
 	kernel/sched/rust/fair_stats.c:kernel/sched/rust/fair_stats.c \
 	tests/kunit/rust_cfs_kunit.c:kernel/sched/tests/rust_cfs_kunit.c \

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Check that the exported series (scripts/export-patches.sh) is bisectable:
+# apply it with git am, patch by patch, to a git tree of the pristine kernel
+# source, and after every patch
+#   - build vmlinux with CONFIG_SCHED_RUST_CFS=y (tinyconfig + configs/base +
+#     configs/kunit, CLIPPY=1: clippy checks the Rust code as it builds it)
+#     and with CONFIG_SCHED_RUST_CFS=n (the same, the option off); a warning
+#     in the series' files fails the step as an error does;
+#   - run rustfmtcheck on the tree;
+#   - take checkpatch.pl --strict's verdict on the patch.
+# Builds are incremental in two build directories with ccache, so a step
+# costs what the patch changes. Prints one line per patch and a verdict.
+#   scripts/check-series.sh
+
+. "$(dirname "$0")/common.sh"
+
+"$TOP/scripts/setup.sh"
+"$TOP/scripts/fetch-kernel.sh"
+"$TOP/scripts/overlay.sh"
+
+S=$CACHE/series
+OUT=$S/patches
+T=$S/linux
+mkdir -p "$S"
+log "exporting the series"
+PATCH_DIR=$OUT "$TOP/scripts/export-patches.sh" > "$S/export.log" 2>&1 ||
+	{ tail -n 30 "$S/export.log"; die "the series could not be exported"; }
+
+# A git tree of the pristine source, made once; reset to its base commit
+# before every run.
+if ! git -C "$T" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
+	log "making a git tree of the pristine source in $T"
+	rm -rf "$T"
+	cp -a "$PRISTINE" "$T"
+	git -C "$T" init -q
+	git -C "$T" config core.looseCompression 1
+	git -C "$T" config user.name "rust-sched-cfs check-series"
+	git -C "$T" config user.email "check-series@localhost"
+	git -C "$T" add -A
+	git -C "$T" commit -q -m "Linux $(make -s -C "$T" kernelversion) ($(cat "$PRISTINE/.debian-version" 2>/dev/null || echo KSRC))"
+	git -C "$T" tag base
+fi
+git -C "$T" am --abort >/dev/null 2>&1 || true
+git -C "$T" reset -q --hard base
+git -C "$T" clean -q -fdx
+
+# The configurations: the test suites' fragment, with the option on and off.
+frag() {
+	cat "$TOP/configs/base.config" "$TOP/configs/kunit.config"
+	[ "$1" = n ] && echo "CONFIG_SCHED_RUST_CFS=n"
+	true
+}
+configure() {	# configure <y|n> <build dir>
+	frag "$1" > "$2/.config.want"
+	WORK=$T kmake -s O="$2" tinyconfig > /dev/null
+	(cd "$T" && ./scripts/kconfig/merge_config.sh -m -O "$2" "$2/.config" "$2/.config.want" > /dev/null)
+	WORK=$T kmake -s O="$2" olddefconfig > /dev/null
+}
+# What the project adds or edits: a warning there fails the step.
+ours='(^|[ /])(kernel/sched/(rust|tests)/|rust/kernel/sched|rust/helpers/sched\.c|kernel/sched/fair\.c|kernel/sched/sched\.h|mm/percpu\.c)'
+
+fail=0
+report=()
+for p in "$OUT"/[0-9][0-9][0-9][0-9]-*.patch; do
+	n=$(basename "$p" | cut -c1-4)
+	[ "$n" = 0000 ] && continue
+	subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$p" | head -n1)
+	line="$n $subject:"
+	t0=$(date +%s)
+	if ! git -C "$T" am -q "$p" > "$S/am.log" 2>&1; then
+		cat "$S/am.log" >&2
+		report+=("$line does not apply")
+		fail=1
+		break
+	fi
+	cp=$(sed -n 's/^total: \(.*\) lines checked/\1/p' "$S/export.log" |
+		sed -n "$((10#$n))p" | sed 's/, [0-9]* *$//')
+	[ "$cp" = "0 errors, 0 warnings, 0 checks" ] || fail=1
+	line="$line checkpatch ${cp:-missing}"
+	for side in y n; do
+		B=$CACHE/build-series-$side
+		mkdir -p "$B"
+		configure "$side" "$B"
+		opt=$(grep -q '^CONFIG_SCHED_RUST_CFS=y' "$B/.config" && echo on || echo off)
+		if [ "$side" = y ] && [ "$opt" = off ] && [ -f "$T/kernel/sched/rust/Kconfig" ]; then
+			line="$line; y: CONFIG_SCHED_RUST_CFS did not survive olddefconfig"
+			fail=1
+			continue
+		fi
+		clippy=
+		[ "$side" = y ] && clippy=CLIPPY=1
+		s0=$(date +%s)
+		if ! WORK=$T kmake O="$B" $clippy -j"$(nproc)" vmlinux > "$B/build.log" 2>&1; then
+			grep -E 'error' "$B/build.log" | head -n 20 >&2
+			line="$line; $side: BUILD FAILED (log $B/build.log)"
+			fail=1
+			continue
+		fi
+		w=$(grep -E "$ours" "$B/build.log" | grep -cE 'warning:| --> ' || true)
+		line="$line; $side (option $opt): built in $(( $(date +%s) - s0 ))s"
+		if [ "$w" != 0 ]; then
+			grep -B4 -A8 -E "$ours" "$B/build.log" | grep -A8 -E 'warning' | head -n 40 >&2
+			line="$line with $w warning line(s) in the series' files"
+			fail=1
+		fi
+	done
+	if WORK=$T kmake -s O="$CACHE/build-series-y" rustfmtcheck > "$S/rustfmt.log" 2>&1; then
+		line="$line; rustfmt ok"
+	else
+		head -n 20 "$S/rustfmt.log" >&2
+		line="$line; RUSTFMT FAILED"
+		fail=1
+	fi
+	report+=("$line ($(( $(date +%s) - t0 ))s)")
+	log "$line"
+done
+
+echo
+echo "==== rust-sched-cfs series check (${#report[@]} patches on Linux $(make -s -C "$T" kernelversion), CONFIG_SCHED_RUST_CFS=y with CLIPPY=1 and =n) ===="
+printf '%s\n' "${report[@]}"
+if [ $fail != 0 ]; then
+	echo "result: FAIL"
+	exit 1
+fi
+echo "result: PASS (series in $OUT)"
