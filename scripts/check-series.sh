@@ -38,7 +38,8 @@ if ! git -C "$T" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 	git -C "$T" config core.looseCompression 1
 	git -C "$T" config user.name "rust-sched-cfs check-series"
 	git -C "$T" config user.email "check-series@localhost"
-	git -C "$T" add -A
+	# -f: Debian's .gitignore ignores everything at the top level.
+	git -C "$T" add -A -f
 	git -C "$T" commit -q -m "Linux $(make -s -C "$T" kernelversion) ($(cat "$PRISTINE/.debian-version" 2>/dev/null || echo KSRC))"
 	git -C "$T" tag base
 fi
@@ -55,7 +56,7 @@ frag() {
 configure() {	# configure <y|n> <build dir>
 	frag "$1" > "$2/.config.want"
 	WORK=$T kmake -s O="$2" tinyconfig > /dev/null
-	(cd "$T" && ./scripts/kconfig/merge_config.sh -m -O "$2" "$2/.config" "$2/.config.want" > /dev/null)
+	(cd "$T" && ./scripts/kconfig/merge_config.sh -m -O "$2" "$2/.config" "$2/.config.want" > /dev/null 2>&1)
 	WORK=$T kmake -s O="$2" olddefconfig > /dev/null
 }
 # What the project adds or edits: a warning there fails the step.
@@ -66,7 +67,9 @@ report=()
 for p in "$OUT"/[0-9][0-9][0-9][0-9]-*.patch; do
 	n=$(basename "$p" | cut -c1-4)
 	[ "$n" = 0000 ] && continue
-	subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$p" | head -n1)
+	# The subject, with a folded header line joined.
+	subject=$(awk '/^Subject: / { s = $0; getline; while ($0 ~ /^[ \t]/) { s = s $0; getline } print s; exit }' "$p" |
+		sed 's/^Subject: \[PATCH[^]]*\] //; s/[ \t]\+/ /g')
 	line="$n $subject:"
 	t0=$(date +%s)
 	if ! git -C "$T" am -q "$p" > "$S/am.log" 2>&1; then
