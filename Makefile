@@ -10,7 +10,12 @@
 #   make stress   the test kernel under 10 minutes of hotplug, cpuset
 #                 partitions, runtime switching, cgroup churn, fault
 #                 injection and the kernel's selftests (STRESS_SECONDS=)
-#   make bench    benchmarks: C and Rust interleaved in one boot
+#   make bench    benchmarks, C and Rust in the same boot: microbenchmarks
+#                 (instructions per call), per-call cost and simulated cache
+#                 misses inside workloads, the field's benchmarks with 95 %
+#                 intervals; tables and plots in the cache's bench-results
+#   make bench-readme  put the last make bench results into README.md and
+#                 tests/bench/results/
 #   make kunit    run the suites through tools/testing/kunit/kunit.py
 #   make kunit-uml  the same on UML (4 CPUs, no int128)
 #   make patches  export an upstream-style patch series (git format-patch)
@@ -26,7 +31,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all main test test-kasan stress bench kunit kunit-uml patches check-series setup fetch overlay lint check-off \
+.PHONY: all main test test-kasan stress bench bench-readme kunit kunit-uml patches check-series setup fetch overlay lint check-off \
 	check-inline check-rust-min clean
 
 all: main
@@ -45,6 +50,9 @@ stress:
 
 bench:
 	@$(S)/bench.sh
+
+bench-readme:
+	@$(S)/bench-readme.sh
 
 kunit:
 	@$(S)/kunit.sh

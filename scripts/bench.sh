@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmarks (not tests): boot the main kernel with rsc.mode=bench. In one
-# boot it runs the in-kernel microbenchmarks (C and Rust interleaved, see
-# kernel/sched/rust/fair_bench.c), then scheduler workloads with the runtime
-# switch alternating between C and Rust, and prints both as tables.
-# BENCH_ROUNDS sets the number of workload rounds per implementation.
-# A second boot runs the microbenchmarks under a QEMU TCG plugin
-# (tests/bench/icount.c) that counts the instructions of every timed batch:
-# deterministic, where TCG wall time is not. ICOUNT=0 skips it.
-# The kernel measured is the main one, configured like a distribution kernel
-# (configs/distro.config); BENCH_CONFIG=size measures tinyconfig's -Os build
-# of the same code instead (build directory build-size).
+# Benchmarks (not tests): three boots of the main kernel, C and Rust compared
+# in the same boot each time.
+#  1. rsc.mode=bench: the in-kernel microbenchmarks (wall time, C and Rust
+#     interleaved, kernel/sched/rust/fair_bench.c), then the workloads (rt-tests
+#     hackbench and cyclictest, perf bench sched messaging/pipe (perf built
+#     statically from the tree), stress-ng --session/--switch, schedbench's
+#     cgroup tree, pipe, wake, hackbench and schbench-style schlat),
+#     BENCH_ROUNDS rounds per side (30), the side that runs first random.
+#  2. rsc.mode=icount: the microbenchmarks under tests/bench/icount.c, which
+#     counts the instructions of every batch (deterministic, where TCG wall
+#     time is not). ICOUNT=0 skips it.
+#  3. rsc.mode=percall: workloads under tests/bench/percall.c, which records
+#     every call of each piece (instructions, cache lines, simulated L1D/L2
+#     misses). PERCALL_ROUNDS rounds per side (2). PERCALL=0 skips it.
+# scripts/bench-report.py prints the tables and writes the plots and the
+# README section into $CACHE/bench-results (make bench-readme copies them
+# into the repository). The kernel measured is the main one, configured like
+# a distribution kernel (configs/distro.config); BENCH_CONFIG=size measures
+# tinyconfig's -Os build of the same code instead (build directory build-size).
 
 . "$(dirname "$0")/common.sh"
 
@@ -20,50 +28,21 @@ distro)	flavour=main ;;
 size)	flavour=size ;;
 *)	die "BENCH_CONFIG=${BENCH_CONFIG}: use distro (the default) or size" ;;
 esac
+t0=$(date +%s)
+EXTRA_DEB_PKGS="gnuplot-nox" "$TOP/scripts/setup.sh"
 "$TOP/scripts/run.sh" "build-$flavour"
-"$TOP/scripts/boot.sh" "$flavour" rsc.mode=bench rsc.rounds="${BENCH_ROUNDS:-5}" >/dev/null || true
+B=$CACHE/build-$flavour
 con=$CACHE/boot-$flavour/console.log
-grep -q '^RSC: DONE' "$con" || die "the benchmark boot did not finish; console: $con"
-grep -q '^RSC: bench_shadow off' "$con" || ! grep -q '^CONFIG_SCHED_RUST_CFS_SHADOW=y' "$CACHE/build-$flavour/.config" ||
-	die "the shadow check was not switched off for the benchmarks; console: $con"
+R=$CACHE/bench-results
+rm -rf "$R"
+mkdir -p "$R/raw"
 
-echo "==== rust-sched-cfs benchmarks ===="
-echo "kernel $(sed -n 's/^RSC: kernel //p' "$con"), QEMU $(qemu-system-x86_64 --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/'), accel ${ACCEL:-tcg,thread=single}, -smp ${SMP:-4,sockets=2,cores=2,threads=1}"
-# The flags that decide the figures, from the build; and what the guest
-# kernel made of the mitigations on the CPU QEMU emulates.
-"$TOP/scripts/build-flags.sh" "$flavour"
-echo "guest:    $(sed -n 's/^RSC: vulnerability //p' "$con" | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
-echo
-echo "In-kernel microbenchmarks (ns per call, TCG wall time):"
-sed -n 's/^RSC: bench //p' "$con"
-echo
-echo "Workloads, switch alternating C/Rust each round (rate per second, median of rounds):"
-sed -n 's/^RSC: wbench //p' "$con" | awk '
-	{ v[$2, $1, ++n[$2, $1]] = $3; w[$2] = 1 }
-	function median(k, impl,   i, j, t, m, a) {
-		m = n[k, impl]
-		for (i = 1; i <= m; i++) a[i] = v[k, impl, i]
-		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
-			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
-	}
-	END {
-		printf "%-10s %12s %12s %8s %s\n", "workload", "C", "Rust", "Rust/C", "rounds"
-		for (k in w) {
-			c = median(k, "c"); r = median(k, "rust")
-			printf "%-10s %12d %12d %8.3f %d\n", k, c, r, c ? r / c : 0, n[k, "c"]
-		}
-	}'
-echo "(console: $con)"
-
-[ "${ICOUNT:-1}" = 0 ] && exit 0
-
-# The plugin API header comes from Debian's qemu source package (bookworm),
-# fetched through a private apt configuration like the kernel source.
-plugin=$CACHE/qemu-plugin/libicount.so
-if [ ! -f "$plugin" ]; then
-	q=$CACHE/qemu-plugin
-	mkdir -p "$q/lists/partial"
+# The plugins build against the plugin API header of Debian's qemu source
+# package (bookworm), fetched through a private apt configuration like the
+# kernel source.
+q=$CACHE/qemu-plugin
+if [ ! -f "$q/include/qemu-plugin.h" ]; then
+	mkdir -p "$q/lists/partial" "$q/include"
 	printf 'deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main\n' \
 		> "$q/sources.list"
 	o=(-o Dir::Etc::SourceList="$q/sources.list" -o Dir::Etc::SourceParts=/dev/null
@@ -72,60 +51,137 @@ if [ ! -f "$plugin" ]; then
 	apt-get "${o[@]}" update -qq
 	(cd "$q" && apt-get "${o[@]}" source --download-only -qq qemu)
 	tar -C "$q" -xJf "$q"/qemu_*.orig.tar.xz --wildcards '*/include/qemu/qemu-plugin.h'
-	gcc -shared -fPIC -O2 -Wall -I"$(dirname "$(ls "$q"/qemu-*/include/qemu/qemu-plugin.h)")" \
-		-o "$plugin" "$TOP/tests/bench/icount.c"
+	cp "$q"/qemu-*/include/qemu/qemu-plugin.h "$q/include/"
 fi
-map=$CACHE/build-$flavour/System.map
-begin=$(awk '$3 == "rust_bench_mark_begin" { print "0x" $1 }' "$map")
-end=$(awk '$3 == "rust_bench_mark_end" { print "0x" $1 }' "$map")
-[ -n "$begin" ] && [ -n "$end" ] || die "no benchmark markers in $map"
-ilog=$CACHE/boot-$flavour/icount.log
-rm -f "$ilog"
-QEMU_EXTRA="-plugin $plugin,begin=$begin,end=$end -d plugin -D $ilog" \
-	"$TOP/scripts/boot.sh" "$flavour" rsc.mode=icount >/dev/null || true
-grep -q '^RSC: DONE' "$con" || die "the instruction-counting boot did not finish; console: $con"
-echo
-# Batches run case by case (table order, but for tg_alloc_free, which sleeps
-# and has no markers), 2 per round, the side alternating: rust = side ^ (round & 1).
-bench=$(sed -n 's/^RSC: bench //p' "$con")
-! grep -q 'could not prepare' <<< "$bench" ||
-	die "a benchmark case could not prepare its state: $(grep 'could not prepare' <<< "$bench")"
-awk 'NR > 2 && $1 != "tg_alloc_free" { print $1 }' <<< "$bench" > "$CACHE/boot-$flavour/icount.cases"
-rounds=$(sed -n 's/^# \([0-9]*\) rounds x \([0-9]*\) calls.*/\1/p' <<< "$bench")
-batch=$(sed -n 's/^# \([0-9]*\) rounds x \([0-9]*\) calls.*/\2/p' <<< "$bench")
-ncases=$(wc -l < "$CACHE/boot-$flavour/icount.cases")
-ncounts=$(grep -c '^icount ' "$ilog" || true)
-[ -n "$rounds" ] && [ -n "$batch" ] && [ "$ncases" -gt 1 ] ||
-	die "no benchmark table in the console: $con"
-head -n1 "$CACHE/boot-$flavour/icount.cases" | grep -qx empty ||
-	die "the first benchmark case is not the empty calibration batch"
-[ "$ncounts" = $(( ncases * rounds * 2 )) ] ||
-	die "the plugin counted $ncounts batches, expected $ncases cases x $rounds rounds x 2 = $(( ncases * rounds * 2 )) ($ilog)"
-echo "Instructions per call (QEMU TCG plugin, median of $rounds rounds of $batch calls per side)."
-echo "raw: the whole batch / calls; net: minus the empty batch (loop, markers, clock reads)."
-awk -v rounds="$rounds" -v batch="$batch" '
-	FNR == NR { cases[n++] = $1; next }
-	$1 == "icount" { d[k++] = $2 }
-	END {
-		printf "%-18s %9s %9s %9s %9s %8s\n", "case", "C raw", "Rust raw", "C net", "Rust net", "Rust/C"
-		for (c = 0; c < n; c++) {
-			nc = nr = 0
-			for (r = 0; r < rounds; r++)
-				for (s = 0; s < 2; s++) {
-					i = c * rounds * 2 + r * 2 + s
-					rust = (s + r) % 2
-					if (rust) vr[nr++] = d[i]; else vc[nc++] = d[i]
-				}
-			asort_(vc, nc); asort_(vr, nr)
-			mc = vc[int(nc / 2)]; mr = vr[int(nr / 2)]
-			if (c == 0) { e = (mc + mr) / 2; continue }
-			nc_ = (mc - e) / batch; nr_ = (mr - e) / batch
-			printf "%-18s %9.1f %9.1f %9.1f %9.1f %8.3f\n", cases[c], mc / batch, mr / batch,
-				nc_, nr_, (nc_ > 0 ? nr_ / nc_ : 0)
+for p in icount percall; do
+	[ "$q/lib$p.so" -nt "$TOP/tests/bench/$p.c" ] ||
+		gcc -shared -fPIC -O2 -Wall -Werror -I"$q/include" -o "$q/lib$p.so" "$TOP/tests/bench/$p.c" ||
+		die "cannot build the QEMU plugin tests/bench/$p.c"
+done
+
+{
+	echo "==== rust-sched-cfs benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC') ===="
+	echo "command: make bench${BENCH_ROUNDS:+ BENCH_ROUNDS=$BENCH_ROUNDS} (scripts/bench.sh)"
+	echo "QEMU $(qemu-system-x86_64 --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/'), accel ${ACCEL:-tcg,thread=single}, -smp ${SMP:-4,sockets=2,cores=2,threads=1}, host $(nproc) CPUs"
+	# The flags that decide the figures, from the build.
+	"$TOP/scripts/build-flags.sh" "$flavour"
+} > "$R/header.txt"
+
+# perf, built statically from the kernel tree's tools/perf for the guest's
+# perf bench sched (PERF=0 leaves it out).
+perf=
+if [ "${PERF:-1}" != 0 ]; then
+	perf=$CACHE/perf/perf
+	if [ ! -x "$perf" ]; then
+		log "building perf statically from tools/perf (log: $CACHE/perf/build.log)"
+		mkdir -p "$CACHE/perf"
+		make -s -C "$PRISTINE/tools/perf" -f Makefile.perf O="$CACHE/perf" LDFLAGS=-static \
+			NO_RUST=1 NO_LIBELF=1 NO_LIBTRACEEVENT=1 NO_JVMTI=1 NO_LIBPERL=1 NO_LIBPYTHON=1 \
+			NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBDW=1 NO_LIBBPF=1 NO_BPF_SKEL=1 \
+			NO_LIBCAP=1 NO_LIBNUMA=1 NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 NO_ZLIB=1 \
+			NO_LIBBABELTRACE=1 NO_DEMANGLE=1 NO_LIBPFM4=1 NO_SDT=1 NO_AUXTRACE=1 \
+			NO_CAPSTONE=1 NO_LIBLLVM=1 NO_LIBDEBUGINFOD=1 NO_SHELLCHECK=1 NO_LIBAIO=1 \
+			WERROR=0 -j"$(nproc)" "$perf" > "$CACHE/perf/build.log" 2>&1 ||
+			die "perf did not build statically (log: $CACHE/perf/build.log; PERF=0 leaves it out)"
+	fi
+fi
+
+# 1. Microbenchmarks (wall) and workloads.
+rounds=${BENCH_ROUNDS:-30}
+log "boot 1/3: microbenchmarks and workloads, $rounds rounds per side"
+INITRAMFS_PERF=$perf BOOT_TIMEOUT=${BENCH_TIMEOUT:-7200} "$TOP/scripts/boot.sh" "$flavour" rsc.mode=bench \
+	rsc.rounds="$rounds" >/dev/null || true
+cp "$con" "$R/bench-console.log"
+grep -q '^RSC: DONE' "$con" || die "the benchmark boot did not finish; console: $R/bench-console.log"
+grep -q '^RSC: bench_shadow off' "$con" || ! grep -q '^CONFIG_SCHED_RUST_CFS_SHADOW=y' "$B/.config" ||
+	die "the shadow check was not switched off for the benchmarks; console: $R/bench-console.log"
+echo "guest:    $(sed -n 's/^RSC: vulnerability //p' "$con" | tr '\n' ';' | sed 's/;$//; s/;/; /g')" >> "$R/header.txt"
+echo "kernel:   $(sed -n 's/^RSC: kernel //p' "$con")" >> "$R/header.txt"
+
+# 2. Instructions per microbenchmark call.
+if [ "${ICOUNT:-1}" != 0 ]; then
+	begin=$(awk '$3 == "rust_bench_mark_begin" { print "0x" $1 }' "$B/System.map")
+	end=$(awk '$3 == "rust_bench_mark_end" { print "0x" $1 }' "$B/System.map")
+	[ -n "$begin" ] && [ -n "$end" ] || die "no benchmark markers in $B/System.map"
+	log "boot 2/3: microbenchmarks under the instruction-counting plugin"
+	QEMU_EXTRA="-plugin $q/libicount.so,begin=$begin,end=$end -d plugin -D $R/icount.log" \
+		"$TOP/scripts/boot.sh" "$flavour" rsc.mode=icount >/dev/null || true
+	cp "$con" "$R/icount-console.log"
+fi
+
+# 3. Per call inside workloads. The call sites of the pieces' C entry points
+# (each dispatches to C or to the Rust code inlined into it), from the
+# disassembly: "call <insn> <return address> <piece>". task_cache_work() is
+# reached through task_work_run()'s indirect call. The segment mark is the
+# write to pick_stats the guest does before every run. A call during which
+# the vCPU entered an interrupt, an exception or a context switch is left
+# out (counted as disturbed).
+if [ "${PERCALL:-1}" != 0 ]; then
+	dis=$B/vmlinux.dis
+	[ "$dis" -nt "$B/vmlinux" ] || llvm-objdump$LLVM_SUFFIX -d --no-show-raw-insn "$B/vmlinux" > "$dis"
+	pieces="pick:pick_eevdf llc_enqueue:account_llc_enqueue llc_dequeue:account_llc_dequeue
+		occupancy:fraction_mm_sched cache_work:task_cache_work tg_alloc:alloc_fair_sched_group
+		tg_free:free_fair_sched_group"
+	i=0
+	for p in $pieces; do
+		[ "${p#*:}" = task_cache_work ] && cw=$i
+		i=$((i + 1))
+	done
+	{
+		i=0
+		for p in $pieces; do
+			echo "fn $i ${p%%:*}"
+			i=$((i + 1))
+		done
+		awk -v pieces="$pieces" '
+		BEGIN {
+			n = split(pieces, a, /[ \t\n]+/)
+			for (i = 1; i <= n; i++) { split(a[i], b, ":"); id[b[2]] = i - 1 }
 		}
-		printf "%-18s %9.1f (per call of the empty batch, subtracted)\n", "empty", e / batch
-	}
-	function asort_(a, m,   i, j, t) {
-		for (i = 0; i < m; i++) for (j = i + 1; j < m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-	}' "$CACHE/boot-$flavour/icount.cases" "$ilog"
-echo "(plugin log: $ilog)"
+		/^[0-9a-f]+ <.*>:$/ { fn = substr($2, 2, length($2) - 3); next }
+		$1 ~ /^[0-9a-f]+:$/ {
+			addr = substr($1, 1, length($1) - 1)
+			if (pend != "") { print pend " " addr pendid; pend = "" }
+			if ($2 != "callq")
+				next
+			t = $4; gsub(/[<>]/, "", t)
+			if ($3 ~ /^0x/ && t in id) { pend = "call " addr; pendid = " " id[t] }
+			else if (fn == "task_work_run" && ($3 ~ /^\*/ || t ~ /^__x86_indirect_thunk_/)) {
+				pend = "icall " addr; pendid = ""
+			}
+		}' "$dis"
+		awk -v cw="$cw" '
+			$3 == "task_cache_work" { print "entry " $1 " " cw }
+			$3 == "rust_sched_pick_stats_write" { print "mark " $1 }
+			$3 ~ /^(asm_sysvec_|asm_exc_|asm_common_interrupt$|asm_spurious_interrupt$|__switch_to_asm$)/ {
+				print "irq " $1
+			}' "$B/System.map"
+	} > "$R/percall.conf"
+	i=0
+	for p in $pieces; do
+		[ "$i" = "$cw" ] || grep -q "^call [0-9a-f]* [0-9a-f]* $i\$" "$R/percall.conf" ||
+			die "percall: no direct call of ${p#*:} in $dis"
+		i=$((i + 1))
+	done
+	grep -q '^mark ' "$R/percall.conf" && grep -q '^entry ' "$R/percall.conf" &&
+		grep -q '^irq ' "$R/percall.conf" &&
+		grep -q '^icall ' "$R/percall.conf" ||
+		die "percall: no segment mark, task_cache_work entry, interrupt entry or task_work_run indirect call ($R/percall.conf)"
+	log "boot 3/3: workloads under the per-call plugin (cache model on)"
+	BOOT_TIMEOUT=${BENCH_TIMEOUT:-7200} \
+		QEMU_EXTRA="-plugin $q/libpercall.so,conf=$R/percall.conf,cache=on,raw=$R/raw -d plugin -D $R/percall.log" \
+		"$TOP/scripts/boot.sh" "$flavour" rsc.mode=percall rsc.rounds="${PERCALL_ROUNDS:-2}" >/dev/null || true
+	cp "$con" "$R/percall-console.log"
+fi
+
+echo "duration: $(( $(date +%s) - t0 )) s for the three boots and their build check" >> "$R/header.txt"
+cat "$R/header.txt"
+echo
+echo "In-kernel microbenchmarks (ns per call, TCG wall time):"
+sed -n 's/^RSC: bench //p' "$R/bench-console.log"
+echo
+/usr/bin/python3 "$TOP/scripts/bench-report.py" "$R" > "$R/report.txt" ||
+	die "bench-report: see above; consoles and plugin logs in $R"
+cat "$R/report.txt"
+echo
+echo "(results, plots and consoles: $R; make bench-readme puts them into README.md)"

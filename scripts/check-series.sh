@@ -10,6 +10,10 @@
 #     in the series' files fails the step as an error does;
 #   - run rustfmtcheck on the tree;
 #   - take checkpatch.pl --strict's verdict on the patch.
+# Then b4 (from PyPI, in a virtualenv in the cache) enrolls the applied series
+# with `b4 prep`, takes the cover letter, and writes the series with
+# `b4 prep -p`: the layout b4 send would mail. Without network access to
+# PyPI that step is skipped and says so.
 # Builds are incremental in two build directories with ccache, so a step
 # costs what the patch changes. Prints one line per patch and a verdict.
 #   scripts/check-series.sh
@@ -44,7 +48,7 @@ if ! git -C "$T" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 	git -C "$T" tag base
 fi
 git -C "$T" am --abort >/dev/null 2>&1 || true
-git -C "$T" reset -q --hard base
+git -C "$T" checkout -q -f -B master base
 git -C "$T" clean -q -fdx
 
 # The configurations: the test suites' fragment, with the option on and off.
@@ -120,9 +124,42 @@ for p in "$OUT"/[0-9][0-9][0-9][0-9]-*.patch; do
 	log "$line"
 done
 
+# The b4 layout: a prep branch with the cover letter commit b4 tracks.
+b4=$CACHE/b4-venv/bin/b4
+b4line="b4: not run (a patch failed)"
+if [ $fail = 0 ]; then
+	if [ ! -x "$b4" ]; then
+		log "installing b4 from PyPI into $CACHE/b4-venv"
+		rm -rf "$CACHE/b4-venv"
+		python3 -m venv "$CACHE/b4-venv" > "$S/b4.log" 2>&1 &&
+			"$CACHE/b4-venv/bin/pip" install -q b4 >> "$S/b4.log" 2>&1 || rm -rf "$CACHE/b4-venv"
+	fi
+	if [ ! -x "$b4" ]; then
+		b4line="b4: not available (pip install b4 failed, $S/b4.log); the series follows git format-patch --cover-letter conventions"
+	else
+		rm -rf "$S/b4"
+		{ sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$OUT"/0000-*.patch | head -n1
+		  echo
+		  cat "$TOP/patches/cover-letter.txt"; } > "$S/b4-cover.txt"
+		printf '#!/bin/sh\ncp "%s" "$1"\n' "$S/b4-cover.txt" > "$S/b4-editor"
+		chmod +x "$S/b4-editor"
+		if git -C "$T" checkout -q -B b4/rust-sched-cfs master &&
+		   (cd "$T" && "$b4" prep -e base && EDITOR="$S/b4-editor" "$b4" prep --edit-cover &&
+		    "$b4" prep -p "$S/b4") >> "$S/b4.log" 2>&1 &&
+		   [ "$(ls "$S"/b4/*.patch | wc -l)" = $(( ${#report[@]} + 1 )) ] &&
+		   grep -q "^Subject: \[PATCH 0/${#report[@]}\] $(head -n1 "$S/b4-cover.txt")" "$S"/b4/0000-*.patch; then
+			b4line="b4 $("$b4" --version): b4 prep enrolled the series on branch b4/rust-sched-cfs, b4 prep -p wrote the cover letter and ${#report[@]} patches to $S/b4"
+		else
+			tail -n 20 "$S/b4.log" >&2
+			b4line="b4: FAILED ($S/b4.log)"
+			fail=1
+		fi
+	fi
+fi
+
 echo
 echo "==== rust-sched-cfs series check (${#report[@]} patches on Linux $(make -s -C "$T" kernelversion), CONFIG_SCHED_RUST_CFS=y with CLIPPY=1 and =n) ===="
-printf '%s\n' "${report[@]}"
+printf '%s\n' "${report[@]}" "$b4line"
 if [ $fail != 0 ]; then
 	echo "result: FAIL"
 	exit 1

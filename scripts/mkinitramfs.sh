@@ -49,6 +49,8 @@ add_bin /usr/bin/stress-ng stress-ng
 add_bin /usr/bin/chrt chrt
 add_bin /usr/bin/lscpu lscpu
 add_bin /usr/bin/fmt fmt
+# perf, built statically from the kernel tree by make bench (scripts/bench.sh).
+[ -z "${INITRAMFS_PERF:-}" ] || add_bin "$INITRAMFS_PERF" perf
 mkdir -p "$d/usr/bin" "$d/selftests"
 ln -s /bin/busybox "$d/usr/bin/true"
 cp "$sel/cpu-hotplug/cpu-on-off-test.sh" "$sel/cgroup/test_stress.sh" \

@@ -9,7 +9,8 @@
 DEB_PKGS="clang$LLVM_SUFFIX lld$LLVM_SUFFIX llvm$LLVM_SUFFIX libclang$LLVM_SUFFIX-dev
 	qemu-system-x86 flex bison bc libelf-dev libssl-dev cpio busybox-static
 	ccache dwarves python3 xz-utils gzip make gcc libglib2.0-dev pkg-config
-	rsync patch bash-static rt-tests stress-ng util-linux coreutils python3-docutils"
+	rsync patch bash-static rt-tests stress-ng util-linux coreutils python3-docutils
+	${EXTRA_DEB_PKGS:-}"
 
 missing=
 for p in $DEB_PKGS; do

@@ -23,6 +23,15 @@
  *                                         a sleeping task in every leaf, then
  *                                         remove it; prints groups created and
  *                                         removed per second
+ *   schedbench schlat <dir> <width> <depth> <seconds>
+ *                                         schbench-style wakeup latency: the
+ *                                         same cgroup tree, cpu.max 80 % over
+ *                                         a 10 ms period in every leaf, in
+ *                                         each leaf a process whose message
+ *                                         thread wakes 2 worker threads that
+ *                                         record their wakeup latency, then
+ *                                         think for 200 us; prints requests/s
+ *                                         and the p50/p99 latency in us
  *   schedbench nap <usec>                 sleep in a loop forever (no fork)
  *   schedbench failmkdir <dir> <max>      mkdir with fault point 1, 2, ...
  *                                         failed (fail-nth) until one
@@ -37,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -324,6 +334,177 @@ static int cgtree(const char *dir, int width, int depth)
 	return 0;
 }
 
+/*
+ * schlat: schbench's shape (a message thread waking worker threads that
+ * measure how long the wakeup took, then burn CPU "thinking"), in cgroup
+ * leaves throttled by cpu.max. schbench itself is not packaged here.
+ */
+#define SCHLAT_WORKERS	2
+#define SCHLAT_MAX	200000		/* latencies kept per leaf */
+
+struct schlat_leaf {
+	int req[SCHLAT_WORKERS][2], rep[2];
+	double end;
+	unsigned int *lat;		/* shared with the parent */
+	unsigned long *n;
+};
+
+struct schlat_worker {
+	struct schlat_leaf *l;
+	int id;
+};
+
+static void spin_us(double us)
+{
+	double t = now() + us / 1e6;
+
+	while (now() < t)
+		;
+}
+
+static void *schlat_worker(void *arg)
+{
+	struct schlat_worker *w = arg;
+	struct schlat_leaf *l = w->l;
+	double ts;
+	char c = 0;
+
+	while (read(l->req[w->id][0], &ts, sizeof(ts)) == sizeof(ts)) {
+		double us = (now() - ts) * 1e6;
+		unsigned long i = __atomic_fetch_add(l->n, 1, __ATOMIC_RELAXED);
+
+		if (i < SCHLAT_MAX)
+			l->lat[i] = us > 4e9 ? 4000000000u : (unsigned int)us;
+		spin_us(200);
+		if (write(l->rep[1], &c, 1) != 1)
+			break;
+	}
+	return NULL;
+}
+
+static void schlat_leaf_run(struct schlat_leaf *l)
+{
+	struct schlat_worker w[SCHLAT_WORKERS];
+	pthread_t t[SCHLAT_WORKERS];
+	char c;
+
+	for (int i = 0; i < SCHLAT_WORKERS; i++) {
+		w[i].l = l;
+		w[i].id = i;
+		if (pthread_create(&t[i], NULL, schlat_worker, &w[i]))
+			die("pthread_create");
+	}
+	while (now() < l->end) {
+		for (int i = 0; i < SCHLAT_WORKERS; i++) {
+			double ts = now();
+
+			if (write(l->req[i][1], &ts, sizeof(ts)) != sizeof(ts))
+				die("write");
+		}
+		for (int i = 0; i < SCHLAT_WORKERS; i++)
+			if (read(l->rep[0], &c, 1) != 1)
+				die("read");
+	}
+	_exit(0);
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int schlat(const char *dir, int width, int depth, double seconds)
+{
+	int maxleaves = 1, nleaves = 0, n, status, bad = 0;
+	unsigned long total = 0, *counts;
+	char (*leaves)[256];
+	unsigned int *lat, *all;
+	pid_t *pids;
+	double t0;
+
+	for (int d = 0; d < depth; d++)
+		maxleaves *= width;
+	leaves = calloc(maxleaves, sizeof(*leaves));
+	pids = calloc(maxleaves, sizeof(*pids));
+	lat = mmap(NULL, (size_t)maxleaves * SCHLAT_MAX * sizeof(*lat), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	counts = mmap(NULL, maxleaves * sizeof(*counts), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!leaves || !pids || lat == MAP_FAILED || counts == MAP_FAILED)
+		die("schlat: memory");
+	if (mkdir(dir, 0755))
+		die(dir);
+	n = cg_build(dir, width, depth, leaves, &nleaves);
+	t0 = now();
+	for (int i = 0; i < nleaves; i++) {
+		struct schlat_leaf l = {
+			.end = t0 + seconds, .lat = lat + (size_t)i * SCHLAT_MAX, .n = &counts[i],
+		};
+		char pid[32];
+
+		write_file(leaves[i], "cpu.max", "8000 10000");
+		for (int j = 0; j < SCHLAT_WORKERS; j++)
+			if (pipe(l.req[j]))
+				die("pipe");
+		if (pipe(l.rep))
+			die("pipe");
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork");
+		if (pids[i] == 0) {
+			/* Wait until the parent has moved us into the leaf. */
+			char c;
+
+			if (read(l.rep[0], &c, 1) != 1)
+				_exit(1);
+			schlat_leaf_run(&l);
+		}
+		snprintf(pid, sizeof(pid), "%d", pids[i]);
+		write_file(leaves[i], "cgroup.procs", pid);
+		if (write(l.rep[1], "", 1) != 1)
+			die("write");
+		for (int j = 0; j < SCHLAT_WORKERS; j++) {
+			close(l.req[j][0]);
+			close(l.req[j][1]);
+		}
+		close(l.rep[0]);
+		close(l.rep[1]);
+	}
+	for (int i = 0; i < nleaves; i++)
+		if (waitpid(pids[i], &status, 0) != pids[i] || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			bad++;
+	seconds = now() - t0;
+	if (bad) {
+		fprintf(stderr, "schlat: %d leaf processes failed\n", bad);
+		exit(1);
+	}
+	for (int i = 0; i < nleaves; i++)
+		total += counts[i] < SCHLAT_MAX ? counts[i] : SCHLAT_MAX;
+	all = malloc((total ? total : 1) * sizeof(*all));
+	if (!all)
+		die("malloc");
+	total = 0;
+	for (int i = 0; i < nleaves; i++) {
+		unsigned long m = counts[i] < SCHLAT_MAX ? counts[i] : SCHLAT_MAX;
+
+		memcpy(all + total, lat + (size_t)i * SCHLAT_MAX, m * sizeof(*all));
+		total += m;
+	}
+	if (!total) {
+		fprintf(stderr, "schlat: no wakeups measured\n");
+		exit(1);
+	}
+	qsort(all, total, sizeof(*all), cmp_uint);
+	if (cg_remove(dir, width, depth) != n || rmdir(dir))
+		die("rmdir");
+	printf("schlat groups %d leaves %d requests_per_s %ld p50_us %u p99_us %u\n", n, nleaves,
+	       (long)(total / seconds), all[total / 2], all[total * 99 / 100]);
+	return 0;
+}
+
 /* Sleep <usec> at a time, forever, without forking (a task to move around). */
 static int __attribute__((noreturn)) nap(long usec)
 {
@@ -413,11 +594,13 @@ int main(int argc, char **argv)
 		return threads(atoi(argv[2]), atof(argv[3]));
 	if (argc >= 5 && !strcmp(argv[1], "cgtree"))
 		return cgtree(argv[2], atoi(argv[3]), atoi(argv[4]));
+	if (argc >= 6 && !strcmp(argv[1], "schlat"))
+		return schlat(argv[2], atoi(argv[3]), atoi(argv[4]), atof(argv[5]));
 	if (argc >= 3 && !strcmp(argv[1], "nap"))
 		return nap(atol(argv[2]));
 	if (argc >= 4 && !strcmp(argv[1], "failmkdir"))
 		return failmkdir(argv[2], atoi(argv[3]));
 	fprintf(stderr, "usage: schedbench pipe <s> | hackbench <groups> <loops> | wake <tasks> <s>"
-		" | cgtree <dir> <width> <depth> | nap <usec> | failmkdir <dir> <max>\n");
+		" | cgtree <dir> <width> <depth> | schlat <dir> <width> <depth> <s> | nap <usec> | failmkdir <dir> <max>\n");
 	return 2;
 }

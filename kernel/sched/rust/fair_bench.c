@@ -406,8 +406,8 @@ static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char 
 
 static int rust_bench_run(void)
 {
-	static const int fast_sizes[] = { 1, 2, 8, 64, 1024 };
-	static const int heap_sizes[] = { 2, 8, 64, 1024 };
+	static const int fast_sizes[] = { 1, 2, 8, 64, 256, 1024 };
+	static const int heap_sizes[] = { 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024 };
 	static const int curr_sizes[] = { 8, 64 };
 	static const struct {
 		const char *name;

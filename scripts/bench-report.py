@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The tables and plots of `make bench`, from what its three boots left in a
+results directory (scripts/bench.sh):
+
+  bench-console.log    rsc.mode=bench: the in-kernel microbenchmarks (wall
+                       time), then the workloads, C and Rust alternating in a
+                       random order each round ("RSC: wbench" lines)
+  icount-console.log,  rsc.mode=icount: the microbenchmarks again under the
+  icount.log           instruction-counting plugin (tests/bench/icount.c)
+  percall-console.log, rsc.mode=percall: workloads under tests/bench/percall.c,
+  percall.log, raw/    per call of each piece: instructions, cache lines,
+                       simulated misses ("RSC: pcrun" starts a segment)
+
+Prints the report, writes results.md (the README's measured-results section)
+and the plots (SVG, gnuplot). Exits 1, naming what is missing, when a boot
+did not produce what the report needs: no figure is printed from missing data.
+"""
+import array
+import math
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+
+RES = sys.argv[1]
+problems = []
+
+
+def need(cond, what):
+    if not cond:
+        problems.append(what)
+    return cond
+
+
+def read(name):
+    path = os.path.join(RES, name)
+    return open(path, errors="replace").read() if os.path.exists(path) else ""
+
+
+def pct(sorted_v, p):
+    """Nearest-rank percentile of a sorted list."""
+    if not sorted_v:
+        return 0
+    return sorted_v[min(len(sorted_v) - 1, int(p / 100 * len(sorted_v)))]
+
+
+out = []
+
+
+def say(line=""):
+    out.append(line)
+    print(line)
+
+
+# ---------------------------------------------------------------- microbench
+con = read("bench-console.log")
+need("RSC: DONE" in con, "the benchmark boot (rsc.mode=bench) did not finish")
+micro = [l[len("RSC: bench "):] for l in con.splitlines() if l.startswith("RSC: bench ")]
+need(any(l.startswith("pick_heap_") for l in micro), "no microbenchmark table in bench-console.log")
+need(not any("could not prepare" in l for l in micro), "a microbenchmark could not prepare its state")
+
+# -------------------------------------------------------------- icount table
+icon = read("icount-console.log")
+ilog = read("icount.log")
+ibench = [l[len("RSC: bench "):] for l in icon.splitlines() if l.startswith("RSC: bench ")]
+icases = [l.split()[0] for l in ibench[2:] if l.split() and l.split()[0] != "tg_alloc_free"]
+m = re.search(r"^# (\d+) rounds x (\d+) calls", "\n".join(ibench), re.M)
+counts = [int(l.split()[1]) for l in ilog.splitlines() if l.startswith("icount ")]
+icount = {}
+have_icount = os.path.exists(os.path.join(RES, "icount-console.log"))
+if have_icount and need(m and icases and icases[0] == "empty", "no instruction-counting table (icount boot)"):
+    rounds, batch = int(m.group(1)), int(m.group(2))
+    if need(len(counts) == len(icases) * rounds * 2,
+            f"the icount plugin counted {len(counts)} batches, expected "
+            f"{len(icases)} cases x {rounds} rounds x 2"):
+        # Batches run case by case, 2 per round, the side alternating:
+        # rust = side ^ (round & 1).
+        for c, name in enumerate(icases):
+            v = {0: [], 1: []}
+            for r in range(rounds):
+                for s in range(2):
+                    v[(s + r) % 2].append(counts[c * rounds * 2 + r * 2 + s])
+            icount[name] = (statistics.median(v[0]), statistics.median(v[1]))
+        e = sum(icount["empty"]) / 2
+
+# ------------------------------------------------------------- percall data
+pcon = read("percall-console.log")
+plog = read("percall.log")
+runs = [l.split()[2:4] for l in pcon.splitlines() if l.startswith("RSC: pcrun ")]
+segs = re.search(r"^percall_segments (\d+) cache (\w+)", plog, re.M)
+PIECES = ["pick", "llc_enqueue", "llc_dequeue", "occupancy", "cache_work", "tg_alloc", "tg_free"]
+percall = {}    # (piece, workload, impl) -> list of records
+excluded = {}   # (piece, workload, impl) -> calls disturbed or lost
+have_percall = os.path.exists(os.path.join(RES, "percall-console.log"))
+if have_percall and need(runs and runs[-1] == ["end", "end"], "no complete per-call run (percall boot)") and \
+        need(segs and int(segs.group(1)) == len(runs) + 1,
+             f"the percall plugin saw {segs.group(1) if segs else 'no'} segments, "
+             f"expected {len(runs) + 1} (one per run and the boot)"):
+    for l in plog.splitlines():
+        f = l.split()
+        if f[:1] == ["percall"] and 1 <= int(f[1]) < len(runs):
+            impl, wl = runs[int(f[1]) - 1]
+            key = (f[2], wl, impl)
+            excluded[key] = excluded.get(key, 0) + int(f[6]) + int(f[8])
+    for k, (impl, wl) in enumerate(runs[:-1], start=1):
+        for piece in PIECES:
+            path = os.path.join(RES, "raw", f"{k}.{piece}")
+            if not os.path.exists(path):
+                continue
+            a = array.array("I")
+            with open(path, "rb") as f:
+                a.frombytes(f.read())
+            percall.setdefault((piece, wl, impl), []).extend(
+                tuple(a[i:i + 5]) for i in range(0, len(a), 5))
+
+# ------------------------------------------------------------ workload data
+wb = {}     # metric -> {"c": [], "rust": [], "better": ...}
+for l in con.splitlines():
+    f = l.split()
+    if l.startswith("RSC: wbench ") and len(f) == 6:
+        try:
+            v = float(f[4])
+        except ValueError:
+            problems.append(f"a workload printed no number: {l}")
+            continue
+        d = wb.setdefault(f[3], {"c": [], "rust": [], "better": f[5]})
+        d[f[2]].append(v)
+wrounds = int(re.search(r"rsc\.rounds=(\d+)", con).group(1)) if re.search(r"rsc\.rounds=(\d+)", con) else 0
+need(wb, "no workload results (RSC: wbench) in bench-console.log")
+for metric, d in wb.items():
+    need(len(d["c"]) == len(d["rust"]) == wrounds,
+         f"workload {metric}: {len(d['c'])} C and {len(d['rust'])} Rust rounds, expected {wrounds} each")
+    need(all(v > 0 for v in d["c"] + d["rust"]), f"workload {metric}: a round measured 0")
+for l in con.splitlines():
+    if l.startswith("RSC: FAIL"):
+        problems.append(l[5:])
+
+if problems:
+    print("bench-report: cannot report, data missing:", file=sys.stderr)
+    for p in problems:
+        print("  " + p, file=sys.stderr)
+    sys.exit(1)
+
+# ------------------------------------------------------------------- report
+if have_icount:
+    say("### Microbenchmarks, instructions per call")
+    say("")
+    say("In-kernel microbenchmarks (`kernel/sched/rust/fair_bench.c`): the same states given to the C and "
+        "the Rust function from the same call site, under the QEMU TCG plugin `tests/bench/icount.c`; "
+        f"median of {rounds} rounds of {batch} calls per side; net = minus the empty batch "
+        f"({e / batch:.1f} instructions per call: loop, markers, clock reads).")
+    say("")
+    say("```")
+    say(f"{'case':<18} {'C net':>8} {'Rust net':>9} {'Rust/C':>7}")
+    ratios = {}
+    for name in icases[1:]:
+        c, r = ((x - e) / batch for x in icount[name])
+        ratios[name] = r / c if c > 0 else 0
+        say(f"{name:<18} {c:8.1f} {r:9.1f} {ratios[name]:7.3f}")
+    say("```")
+    say("")
+    with open(os.path.join(RES, "pick_tree.dat"), "w") as f:
+        for kind in ("fast", "heap"):
+            f.write(f"# {kind}: n C Rust\n")
+            pts = sorted((int(n.rsplit("_", 1)[1]), n) for n in icases
+                     if re.fullmatch(rf"pick_{kind}_\d+", n))
+            for size, name in pts:
+                c, r = ((x - e) / batch for x in icount[name])
+                f.write(f"{size} {c:.1f} {r:.1f}\n")
+            f.write("\n\n")
+    say("![instructions per pick against the number of queued entities](tests/bench/results/pick_tree.svg)")
+    say("")
+
+if have_percall:
+    say("### Per call inside workloads")
+    say("")
+    say("Every call of each piece during real workloads (`rsc.mode=percall`: schedbench hackbench, wake, "
+        "pipe, cgroup tree 4x4 created and removed, 4 threads of one process with 2 spinners for the LLC "
+        "preference), both sides in one boot, the switch flipped per run, under `tests/bench/percall.c`. "
+        "A call runs from its call instruction to the return to its caller and includes what the piece "
+        "calls (the C function and the Rust code inlined into it share the dispatcher's call site). "
+        "Calls during which the vCPU took an interrupt or exception or switched tasks (preempted or "
+    "sleeping) are left out and counted in `excl`, with calls that did not return on their vCPU. "
+    "`ins`: instructions per call, p10/p50/p90/max; `dl`/`il`: distinct data/instruction cache lines "
+        "per call (mean); `l1d`/`l2`: misses per call (mean) of a simulated private 32 KiB 8-way L1D "
+        "and 1 MiB 16-way L2 per vCPU, LRU, fed by every data access of the guest.")
+    say("")
+    say("```")
+    say(f"{'piece':<12} {'workload':<10} {'side':<5} {'calls':>7} {'excl':>5}  {'ins p10/p50/p90/max':<24} "
+        f"{'dl':>6} {'il':>6} {'l1d':>6} {'l2':>6}  {'Rust/C p50 ins':>14}")
+    box = []
+    cachebars = []
+    workloads = []
+    for _, wl in runs[:-1]:
+        if wl not in workloads:
+            workloads.append(wl)
+    for piece in PIECES:
+        for wl in workloads:
+            med = {}
+            for impl in ("c", "rust"):
+                recs = percall.get((piece, wl, impl), [])
+                if not recs:
+                    continue
+                ins = sorted(r[0] for r in recs)
+                med[impl] = pct(ins, 50)
+                means = [sum(r[i] for r in recs) / len(recs) for i in range(1, 5)]
+                ratio = f"{med['rust'] / med['c']:14.3f}" if impl == "rust" and med.get("c") else ""
+                say(f"{piece:<12} {wl:<10} {impl:<5} {len(recs):7d} {excluded.get((piece, wl, impl), 0):5d}  "
+                    f"{'/'.join(str(pct(ins, p)) for p in (10, 50, 90)) + '/' + str(ins[-1]):<24} "
+                    f"{means[0]:6.1f} {means[1]:6.1f} {means[2]:6.2f} {means[3]:6.2f}  {ratio}")
+                box.append((piece, wl, impl, pct(ins, 10), pct(ins, 25), pct(ins, 50), pct(ins, 75),
+                            pct(ins, 90)))
+            # Pieces that ran in only one of the two sides of a workload are
+            # too rare there to compare: shown, not compared.
+    say("```")
+    say("")
+    # Cache lines and misses per call, all workloads together.
+    say("Cache lines and simulated misses per call, all workloads together (mean per call):")
+    say("")
+    say("```")
+    say(f"{'piece':<12} {'side':<5} {'calls':>8} {'data lines':>11} {'insn lines':>11} {'L1D miss':>9} {'L2 miss':>8}")
+    for piece in PIECES:
+        row = {}
+        for impl in ("c", "rust"):
+            recs = [r for wl in workloads for r in percall.get((piece, wl, impl), [])]
+            if not recs:
+                continue
+            means = [sum(r[i] for r in recs) / len(recs) for i in range(1, 5)]
+            row[impl] = means
+            say(f"{piece:<12} {impl:<5} {len(recs):8d} {means[0]:11.2f} {means[1]:11.2f} "
+                f"{means[2]:9.3f} {means[3]:8.3f}")
+        if len(row) == 2:
+            cachebars.append((piece, row["c"], row["rust"]))
+    say("```")
+    say("")
+    say("The model stops meaning anything at the shared cache: there is no LLC shared between vCPUs, "
+        "no coherence traffic, no prefetcher, and tags are virtual addresses. What it does show is "
+        "whether a Rust view touches more or different lines than C on the same calls.")
+    say("")
+    with open(os.path.join(RES, "percall_box.dat"), "w") as f:
+        for i, (piece, wl, impl, p10, p25, p50, p75, p90) in enumerate(box):
+            f.write(f"{i} {piece}/{wl}/{impl} {p10} {p25} {p50} {p75} {p90} {1 if impl == 'rust' else 0}\n")
+    with open(os.path.join(RES, "percall_cache.dat"), "w") as f:
+        for piece, c, r in cachebars:
+            f.write(f"{piece} {c[0]:.3f} {r[0]:.3f} {c[2]:.3f} {r[2]:.3f}\n")
+    say("![instructions per call inside workloads, p10-p25-p50-p75-p90](tests/bench/results/percall_box.svg)")
+    say("")
+    say("![data cache lines and simulated L1D misses per call](tests/bench/results/percall_cache.svg)")
+    say("")
+
+say("### Workloads, Rust/C with 95 % confidence intervals")
+say("")
+say(f"The field's tools and schedbench, {wrounds} rounds per side in one boot, the side that runs "
+    "first chosen at random each round. Ratio of the medians, Rust/C, with a 95 % bootstrap "
+    "interval (10000 resamples of each side); \"no significant difference\" when the interval "
+    "contains 1. Under TCG the guest clock runs while the host thread executes other vCPUs: "
+    "these are wall-time figures of an emulated machine, noisy by nature, which is why the "
+    "intervals matter more than the ratios.")
+say("")
+say("```")
+say(f"{'workload':<20} {'better':<7} {'C median':>11} {'Rust median':>12} {'Rust/C':>7} {'95% CI':>15}  verdict")
+rng = random.Random(20261124)
+ci_rows = []
+for metric in sorted(wb):
+    d = wb[metric]
+    mc, mr = statistics.median(d["c"]), statistics.median(d["rust"])
+    boots = []
+    for _ in range(10000):
+        bc = statistics.median(rng.choices(d["c"], k=len(d["c"])))
+        br = statistics.median(rng.choices(d["rust"], k=len(d["rust"])))
+        if bc > 0:
+            boots.append(br / bc)
+    boots.sort()
+    lo, hi = pct(boots, 2.5), pct(boots, 97.5)
+    ratio = mr / mc
+    if lo <= 1 <= hi:
+        verdict = "no significant difference"
+    else:
+        rust_better = (ratio > 1) == (d["better"] == "higher")
+        verdict = "Rust better" if rust_better else "Rust worse"
+    say(f"{metric:<20} {d['better']:<7} {mc:11.4g} {mr:12.4g} {ratio:7.3f} [{lo:.3f}, {hi:.3f}]  {verdict}")
+    # Plotted as Rust's performance relative to C (above 1: Rust better).
+    if d["better"] == "higher":
+        ci_rows.append((metric, ratio, lo, hi))
+    else:
+        ci_rows.append((metric, 1 / ratio, 1 / hi, 1 / lo))
+say("```")
+say("")
+with open(os.path.join(RES, "workloads.dat"), "w") as f:
+    for i, (metric, r, lo, hi) in enumerate(ci_rows):
+        f.write(f"{i} {metric} {r:.4f} {lo:.4f} {hi:.4f}\n")
+say("![Rust relative to C per workload, 95 % intervals](tests/bench/results/workloads.svg)")
+say("")
+
+# -------------------------------------------------------------------- plots
+GP = """set terminal svg size 900,480 dynamic font 'sans,11'
+set termoption noenhanced
+set grid ytics
+set key top left
+"""
+plots = {
+    "pick_tree": GP + """set output 'pick_tree.svg'
+set title 'pick_eevdf(): instructions per call against queued entities (microbenchmark, net)'
+set logscale x 2
+set xlabel 'entities queued on the cfs_rq'
+set ylabel 'instructions per call'
+plot 'pick_tree.dat' index 0 using 1:2 with linespoints title 'C, leftmost eligible (fast path)', \\
+     '' index 0 using 1:3 with linespoints title 'Rust, leftmost eligible (fast path)', \\
+     '' index 1 using 1:2 with linespoints title 'C, heap search', \\
+     '' index 1 using 1:3 with linespoints title 'Rust, heap search'
+""",
+    "percall_box": GP.replace("900,480", "1200,560") + """set output 'percall_box.svg'
+set title "Instructions per call inside workloads (red C, blue Rust): box p25-p75, whiskers p10-p90, black median"
+set logscale y
+set ylabel 'instructions per call'
+set xtics rotate by -60 font ',8' nomirror
+set boxwidth 0.6
+set offsets 0.5, 0.5, 0, 0
+set style fill solid 0.3
+set key off
+plot 'percall_box.dat' using 1:4:3:7:6:($8 > 0 ? 0x1f77b4 : 0xd62728):xticlabels(2) with candlesticks lc rgb variable whiskerbars, \\
+     '' using 1:5:5:5:5 with candlesticks lc rgb 'black'
+""",
+    "percall_cache": GP + """set output 'percall_cache.svg'
+set title 'Per call, all workloads: distinct data cache lines and simulated L1D misses (mean)'
+set style data histogram
+set style histogram cluster gap 1
+set style fill solid 0.6
+set logscale y
+set yrange [0.01:*]
+set ylabel 'per call (log scale)'
+set xtics rotate by -30
+plot 'percall_cache.dat' using 2:xticlabels(1) title 'C data lines', '' using 3 title 'Rust data lines', \\
+     '' using 4 title 'C L1D misses', '' using 5 title 'Rust L1D misses'
+""",
+    "workloads": GP + """set output 'workloads.svg'
+set title 'Rust relative to C (above 1: Rust better), ratio of medians with 95 % bootstrap interval'
+set xtics rotate by -45 font ',9'
+set ylabel 'Rust / C performance'
+set offsets 0.5, 0.5, 0, 0
+set key off
+plot 'workloads.dat' using 1:3:4:5:xticlabels(2) with yerrorbars pt 7, 1 with lines lc rgb 'gray'
+""",
+}
+for name, script in plots.items():
+    if (name == "pick_tree" and not have_icount) or (name.startswith("percall") and not have_percall):
+        continue
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, cwd=RES, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    except (OSError, subprocess.CalledProcessError) as err:
+        print(f"bench-report: gnuplot failed on {name}: {err}", file=sys.stderr)
+        sys.exit(1)
+    with open(os.path.join(RES, f"{name}.gp"), "w") as f:
+        f.write(script)
+
+with open(os.path.join(RES, "results.md"), "w") as f:
+    f.write("\n".join(out) + "\n")
