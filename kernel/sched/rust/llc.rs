@@ -165,32 +165,65 @@ pub(crate) struct Decay {
 ///
 /// Equivalent to `__update_mm_sched()`, with `jiffies` and `llc_epoch_period` passed in.
 ///
-/// Returns whether the state changed.
+/// Returns which halves of the state changed.
 #[inline]
-pub(crate) fn update_mm_sched(d: &mut Decay, now: u64, period: u32) -> bool {
+pub(crate) fn update_mm_sched(d: &mut Decay, now: u64, period: u32) -> Changed {
+    Changed {
+        cpu: advance_cpu_epoch(d, now, period),
+        task: catch_up_task_epoch(d),
+    }
+}
+
+/// What [`update_mm_sched`] changed: the CPU's epoch clock and runtime (`cpu`), the process's
+/// epoch and runtime on that CPU (`task`).
+#[derive(Clone, Copy)]
+pub(crate) struct Changed {
+    pub(crate) cpu: bool,
+    pub(crate) task: bool,
+}
+
+// Only the tests ask whether anything changed; the scheduler stores each half on its own.
+#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
+impl Changed {
+    /// Whether anything changed.
+    #[inline]
+    pub(crate) fn any(self) -> bool {
+        self.cpu || self.task
+    }
+}
+
+/// The first half of [`update_mm_sched`]: advances the CPU's epoch clock to `now` and halves
+/// the CPU's runtime once per elapsed epoch. Returns whether it did.
+#[inline]
+fn advance_cpu_epoch(d: &mut Decay, now: u64, period: u32) -> bool {
     let period = core::cmp::max(period, 1);
-    let mut changed = false;
     // C: `long delta = now - rq->cpu_epoch_next`.
     let delta = now.wrapping_sub(d.epoch_next) as i64;
 
-    if delta > 0 {
-        // C: `(delta + period - 1) / period` in `long` arithmetic (wrapping, then signed
-        // division by a positive divisor, so no overflow).
-        let n = (delta.wrapping_add(i64::from(period - 1)) / i64::from(period)) as u64;
-        d.epoch = d.epoch.wrapping_add(n);
-        d.epoch_next = d.epoch_next.wrapping_add(n.wrapping_mul(u64::from(period)));
-        // C passes the `unsigned long` count as `unsigned int`: the truncation is deliberate.
-        d.cpu_runtime = shr_u64(d.cpu_runtime, n as u32);
-        changed = true;
+    if delta <= 0 {
+        return false;
     }
+    // C: `(delta + period - 1) / period` in `long` arithmetic (wrapping, then signed division
+    // by a positive divisor, so no overflow).
+    let n = (delta.wrapping_add(i64::from(period - 1)) / i64::from(period)) as u64;
+    d.epoch = d.epoch.wrapping_add(n);
+    d.epoch_next = d.epoch_next.wrapping_add(n.wrapping_mul(u64::from(period)));
+    // C passes the `unsigned long` count as `unsigned int`: the truncation is deliberate.
+    d.cpu_runtime = shr_u64(d.cpu_runtime, n as u32);
+    true
+}
 
+/// The second half of [`update_mm_sched`]: brings the process's epoch on this CPU up to the
+/// CPU's, halving its runtime once per epoch missed. Returns whether it did.
+#[inline]
+fn catch_up_task_epoch(d: &mut Decay) -> bool {
     let n = d.epoch.wrapping_sub(d.pcpu_epoch);
-    if n != 0 {
-        d.pcpu_epoch = d.pcpu_epoch.wrapping_add(n);
-        d.runtime = shr_u64(d.runtime, n as u32);
-        changed = true;
+    if n == 0 {
+        return false;
     }
-    changed
+    d.pcpu_epoch = d.pcpu_epoch.wrapping_add(n);
+    d.runtime = shr_u64(d.runtime, n as u32);
+    true
 }
 
 /// Returns the process's share of this CPU's decayed runtime, in `NICE_0_LOAD` units.
@@ -216,12 +249,6 @@ fn decay_load(rq: &RqEpoch, t: &CacheTime) -> Decay {
         runtime,
         pcpu_epoch,
     }
-}
-
-#[inline]
-fn decay_store(rq: &RqEpoch, t: &CacheTime, d: &Decay) {
-    rq.set(d.epoch, d.epoch_next, d.cpu_runtime);
-    t.set(d.runtime, d.pcpu_epoch);
 }
 
 /// C entry point of [`account_llc_enqueue`].
@@ -289,9 +316,14 @@ pub unsafe extern "C" fn rust_sched_pref_llc_running(
 #[inline(always)]
 fn update_mm_sched_at(rq: &RqEpoch, t: &CacheTime, now: c_ulong, period: c_uint) -> Decay {
     let mut d = decay_load(rq, t);
-    // Most samples fall within an epoch: nothing to write back then.
-    if update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period) {
-        decay_store(rq, t, &d);
+    // Most samples fall within an epoch: nothing to write back then. Each half stores what it
+    // changed, as C does, rather than all five fields when either changed.
+    let changed = update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period);
+    if changed.cpu {
+        rq.set(d.epoch, d.epoch_next, d.cpu_runtime);
+    }
+    if changed.task {
+        t.set(d.runtime, d.pcpu_epoch);
     }
     d
 }
@@ -472,17 +504,17 @@ mod tests {
             pcpu_epoch: 0,
         };
         // Not yet at the epoch boundary: nothing changes.
-        assert!(!update_mm_sched(&mut d, 100, 10));
+        assert!(!update_mm_sched(&mut d, 100, 10).any());
         assert_eq!((d.epoch, d.cpu_runtime, d.runtime), (0, 1 << 20, 1 << 10));
         // 25 jiffies past it with a period of 10: three epochs (rounded up).
-        assert!(update_mm_sched(&mut d, 125, 10));
+        assert!(update_mm_sched(&mut d, 125, 10).any());
         assert_eq!((d.epoch, d.epoch_next), (3, 130));
         assert_eq!(
             (d.cpu_runtime, d.runtime, d.pcpu_epoch),
             (1 << 17, 1 << 7, 3)
         );
         // A period of 0 counts as 1.
-        assert!(update_mm_sched(&mut d, 131, 0));
+        assert!(update_mm_sched(&mut d, 131, 0).any());
         assert_eq!((d.epoch, d.epoch_next), (4, 131));
     }
 
@@ -496,7 +528,7 @@ mod tests {
             runtime: 0,
             pcpu_epoch: 0,
         };
-        assert!(update_mm_sched(&mut d, (1 << 32) + 1, 1));
+        assert!(update_mm_sched(&mut d, (1 << 32) + 1, 1).any());
         assert_eq!(d.epoch, (1 << 32) + 1);
         assert_eq!(d.cpu_runtime, 1 << 39);
     }
