@@ -47,7 +47,7 @@ pub(crate) fn init_tg_cfs_entry(entry: &mut TgEntryInit<'_>, parent: ParentEntit
 ///
 /// Equivalent to `alloc_fair_sched_group()`. On failure the group is left untouched.
 pub(crate) fn alloc_fair_sched_group(tg: &mut NewTaskGroup<'_>, parent: &TaskGroup) -> Result {
-    let state = PerCpu::try_pin_init(GFP_KERNEL, |cpu| {
+    let state = PerCpu::try_pin_init_zeroed(GFP_KERNEL, |cpu| {
         CfsTgState::new(tg, cpu, move |entry| {
             entry.init_cfs_rq();
             init_tg_cfs_entry(entry, parent.parent_entity(cpu));

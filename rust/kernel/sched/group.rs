@@ -9,14 +9,15 @@
 //! first, so that `tg->cfs_rq`, the per-CPU pointer C code uses, is also the allocation. The
 //! root group instead points at the runqueues' own `cfs_rq`s and has no entity.
 //!
-//! A new group's state is built as a [`PerCpu<CfsTgState>`] by [`PerCpu::try_pin_init`]: every
-//! possible CPU's state is initialised in place, where it stays, because `init_cfs_rq_runtime()`
-//! makes list heads that point into it. [`NewTaskGroup::install`] takes only that type, so a
-//! group never gets a partly initialised state.
+//! A new group's state is built as a [`PerCpu<CfsTgState>`] by [`PerCpu::try_pin_init_zeroed`]:
+//! every possible CPU's state is initialised in place, from the allocator's zero-filled memory as
+//! in C, where it stays, because `init_cfs_rq_runtime()` makes list heads that point into it.
+//! [`NewTaskGroup::install`] takes only that type, so a group never gets a partly initialised
+//! state.
 
 use super::{
     cpu_rq,
-    percpu::{cpu_possible, PerCpu, PerCpuPtr},
+    percpu::{cpu_possible, zeroed_pin_init_from_closure, PerCpu, PerCpuPtr, ZeroedPinInit},
 };
 use crate::{
     bindings,
@@ -201,8 +202,10 @@ impl ParentEntity<'_> {
 pub struct CfsTgState(Opaque<bindings::cfs_tg_state>);
 
 impl CfsTgState {
-    /// Returns an initialiser of the state of group `tg` on `cpu`: the slot is zeroed (as the
-    /// per-CPU allocator leaves it), then `init` runs on its `cfs_rq` and entity.
+    /// Returns an initialiser of the state of group `tg` on `cpu` for
+    /// [`PerCpu::try_pin_init_zeroed`]: the slot starts zero-filled, as the per-CPU allocator
+    /// returns it (and as C's `alloc_fair_sched_group()` relies on), then `init` runs on its
+    /// `cfs_rq` and entity. Nothing zeroes the slot a second time.
     ///
     /// Equivalent to the body of the per-CPU loop of `alloc_fair_sched_group()`, `init` being
     /// `init_cfs_rq()`, `init_tg_cfs_entry()` and `init_entity_runnable_average()`.
@@ -211,12 +214,10 @@ impl CfsTgState {
         tg: &'a NewTaskGroup<'_>,
         cpu: CpuId,
         init: impl FnOnce(&mut TgEntryInit<'_>) + 'a,
-    ) -> impl PinInit<Self, Error> + 'a {
+    ) -> ZeroedPinInit<Self, Error, impl FnOnce(*mut Self) -> Result + 'a> {
         let tg = tg.as_raw();
         let init_slot = move |slot: *mut Self| {
             let state = slot.cast::<bindings::cfs_tg_state>();
-            // SAFETY: `slot` is valid for writes (`PinInit` contract).
-            unsafe { core::ptr::write_bytes(state, 0, 1) };
             // INVARIANT: The `cfs_rq` and entity of the slot, which nothing else can reach until
             // the initialiser returns; `cpu` is the slot's CPU.
             let mut entry = TgEntryInit {
@@ -231,9 +232,10 @@ impl CfsTgState {
             init(&mut entry);
             Ok(())
         };
-        // SAFETY: `init_slot` initialises the slot in place (zeroed, then `init`), which is all
-        // a `cfs_tg_state` needs, never moves it, and cannot fail.
-        unsafe { pin_init::pin_init_from_closure(init_slot) }
+        // SAFETY: A zero-filled `cfs_tg_state` with its `cfs_rq` and entity initialised by
+        // `init` is a valid one (C's `alloc_fair_sched_group()` builds it so from the same
+        // zero-filled memory); `init_slot` never moves it and cannot fail.
+        unsafe { zeroed_pin_init_from_closure(init_slot) }
     }
 }
 
@@ -397,7 +399,7 @@ impl NewTaskGroup<'_> {
     /// `free_fair_sched_group()` frees it.
     ///
     /// A `PerCpu<CfsTgState>` exists only initialised on every possible CPU
-    /// ([`PerCpu::try_pin_init`] with [`CfsTgState::new`]).
+    /// ([`PerCpu::try_pin_init_zeroed`] with [`CfsTgState::new`]).
     #[inline]
     pub fn install(&mut self, state: PerCpu<CfsTgState>) {
         // CAST: `cfs_rq` is at offset 0 of `cfs_tg_state`, so the per-CPU address of the state

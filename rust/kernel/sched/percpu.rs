@@ -6,8 +6,10 @@
 //!
 //! [`PerCpu<T>`] owns one `T` per possible CPU, allocated with the kernel's per-CPU allocator
 //! (`alloc_percpu_gfp()`) and freed on drop (`free_percpu()`). The instances never move: they
-//! are initialised in place, zero-filled ([`PerCpu::new`], for [`Zeroable`] types) or by a
-//! [`PinInit`] per CPU ([`PerCpu::try_pin_init`], for types that point into themselves), and
+//! are initialised in place, zero-filled ([`PerCpu::new`], for [`Zeroable`] types), by a
+//! [`PinInit`] per CPU ([`PerCpu::try_pin_init`], for types that point into themselves), or by
+//! an initialiser that starts from the allocator's zero-filled memory and writes only what is
+//! not zero ([`PerCpu::try_pin_init_zeroed`], for large, mostly zero C structures), and
 //! reached by [`CpuId`] (`per_cpu_ptr()`). The `__percpu` address itself is a [`PerCpuPtr`],
 //! which Rust cannot dereference. It works through the generic per-CPU C helpers, with no
 //! architecture-specific code.
@@ -117,6 +119,22 @@ impl<T> PerCpuPtr<T> {
 /// })?;
 /// assert!(squares.iter().all(|(cpu, s)| s.n == u64::from(cpu.as_u32()).pow(2)));
 ///
+/// // Or start from the allocator's zero-filled memory and write only what is not zero.
+/// use kernel::sched::percpu::zeroed_pin_init_from_closure;
+/// let tables = PerCpu::<[u64; 64]>::try_pin_init_zeroed(GFP_KERNEL, |cpu| {
+///     // SAFETY: Writing one element of the zero-filled array leaves a valid array, and the
+///     // closure does not fail.
+///     unsafe {
+///         zeroed_pin_init_from_closure(move |slot: *mut [u64; 64]| {
+///             (*slot)[0] = u64::from(cpu.as_u32()) + 1;
+///             Ok::<(), Error>(())
+///         })
+///     }
+/// })?;
+/// assert!(tables
+///     .iter()
+///     .all(|(cpu, t)| t[0] == u64::from(cpu.as_u32()) + 1 && t[1..].iter().all(|&v| v == 0)));
+///
 /// // Hand the `__percpu` address to C and take it back: it is freed once, on drop.
 /// let raw: *mut u64 = counters.into_raw().as_raw();
 /// // SAFETY: `raw` comes from `into_raw()` and is not used after this.
@@ -136,6 +154,30 @@ unsafe impl<T: Send> Send for PerCpu<T> {}
 // SAFETY: `&PerCpu<T>` gives out only `&T` (mutable access needs `&mut PerCpu<T>`), so sharing it
 // between threads is fine when `T: Sync`.
 unsafe impl<T: Sync> Sync for PerCpu<T> {}
+
+/// An in-place initialiser of a `T` that relies on starting from zero-filled memory: what
+/// [`PerCpu::try_pin_init_zeroed`] runs on each CPU's slot, as the per-CPU allocator returns it.
+///
+/// Nothing else accepts one, so the zero-filled start is guaranteed by type. Made with
+/// [`zeroed_pin_init_from_closure`].
+pub struct ZeroedPinInit<T, E, F: FnOnce(*mut T) -> Result<(), E>> {
+    f: F,
+    _p: PhantomData<fn(*mut T) -> Result<(), E>>,
+}
+
+/// Makes a [`ZeroedPinInit`] of `f`, which receives the slot.
+///
+/// # Safety
+///
+/// Given a valid, aligned slot for a `T` whose bytes are all zero and which is never moved, `f`
+/// must either leave a valid `T` in it and return `Ok`, or return `Err` with nothing in the slot
+/// that needs dropping.
+pub unsafe fn zeroed_pin_init_from_closure<T, E, F>(f: F) -> ZeroedPinInit<T, E, F>
+where
+    F: FnOnce(*mut T) -> Result<(), E>,
+{
+    ZeroedPinInit { f, _p: PhantomData }
+}
 
 impl<T: Zeroable> PerCpu<T> {
     /// Allocates one zero-initialised `T` per possible CPU.
@@ -197,15 +239,55 @@ impl<T> PerCpu<T> {
         I: pin_init::PinInit<T, E>,
         E: From<AllocError>,
     {
+        // SAFETY: A `PinInit` initialises the slot in place and leaves nothing to drop when it
+        // fails (its contract); the slot is valid, aligned and never moved (`init_each`).
+        unsafe { Self::init_each(flags, |slot, cpu| pin_init::raw_try_init(slot, init(cpu))) }
+    }
+
+    /// Allocates one `T` per possible CPU and initialises each in place with `init(cpu)`, an
+    /// initialiser that starts from the zero-filled memory the per-CPU allocator returns.
+    ///
+    /// For types mostly zero when initialised: such an initialiser writes only the fields that
+    /// are not zero, where a [`PinInit`] has to write every byte of memory it knows nothing
+    /// about. Failure is handled as by [`PerCpu::try_pin_init`].
+    pub fn try_pin_init_zeroed<E, F>(
+        flags: Flags,
+        mut init: impl FnMut(CpuId) -> ZeroedPinInit<T, E, F>,
+    ) -> Result<Self, E>
+    where
+        F: FnOnce(*mut T) -> Result<(), E>,
+        E: From<AllocError>,
+    {
+        // SAFETY: The slot is zero-filled, valid, aligned and never moved (`init_each`), which
+        // is what a `ZeroedPinInit` needs to initialise it, or to leave nothing to drop when it
+        // fails (its contract).
+        unsafe { Self::init_each(flags, |slot, cpu| (init(cpu).f)(slot)) }
+    }
+
+    /// Allocates zero-filled memory for one `T` per possible CPU and runs `init(slot, cpu)` on
+    /// each CPU's slot, a valid, aligned slot for a `T` that is never moved. If `init` fails,
+    /// the slots already initialised are dropped, the memory freed and the error returned.
+    ///
+    /// # Safety
+    ///
+    /// When `init` returns `Ok`, the slot must hold a valid `T`; when it returns `Err`, nothing
+    /// in the slot may need dropping.
+    unsafe fn init_each<E>(
+        flags: Flags,
+        mut init: impl FnMut(*mut T, CpuId) -> Result<(), E>,
+    ) -> Result<Self, E>
+    where
+        E: From<AllocError>,
+    {
         let ptr = Self::alloc(flags)?;
         let cpus = possible_cpus();
         for (done, cpu) in cpus.enumerate() {
             // SAFETY: `cpu` is possible and `ptr` a live per-CPU allocation for `T`s, so this is
             // the address of `cpu`'s slot.
             let slot = unsafe { bindings::per_cpu_ptr(ptr.as_ptr().cast(), cpu.as_u32()) }.cast();
-            // SAFETY: `slot` is valid for writes, aligned, and never moved: it is freed only by
-            // the drop of the `PerCpu` built below, or here on failure.
-            if let Err(e) = unsafe { pin_init::raw_try_init(slot, init(cpu)) } {
+            // The slot is zero-filled (`alloc`), valid for writes, aligned, and never moved: it
+            // is freed only by the drop of the `PerCpu` built below, or here on failure.
+            if let Err(e) = init(slot, cpu) {
                 for cpu in possible_cpus().take(done) {
                     // SAFETY: The first `done` possible CPUs were initialised above; each is
                     // dropped once, before the memory is freed.
@@ -220,7 +302,8 @@ impl<T> PerCpu<T> {
                 return Err(e);
             }
         }
-        // INVARIANT: Every possible CPU's slot was initialised in place above.
+        // INVARIANT: Every possible CPU's slot holds a valid `T`: `init` returned `Ok` for each
+        // (safety requirements).
         Ok(Self {
             ptr,
             _t: PhantomData,
