@@ -53,16 +53,17 @@ structures private to kernel/sched/, none of which Rust can reach today.
 
 Add rust/kernel/sched/: PerCpu<T>, an owning handle of a dynamic per-CPU
 allocation (fallible with explicit GFP flags, zero-filled or initialised in
-place per CPU with a PinInit, freed on drop, convertible to and from the
-__percpu address C stores, which Rust cannot dereference), with access by
-CpuId for possible CPUs only; RqLocked and EpochLocked, proof tokens that
-the caller holds a runqueue's lock or its cpu_epoch_lock (checked by
-lockdep), from which every view is derived: CfsRqView and SchedEntity,
-read-only views of what the EEVDF pick reads, and the LLC counters and
-epoch clock of cache-aware scheduling, whose fields that other CPUs read
-without the lock are accessed with the kernel's atomics; and task groups
-whose per-CPU cfs_tg_state is built in place and installed only once
-every possible CPU is initialised. bindgen sees
+place per CPU with a PinInit, or from the allocator's zero-filled memory by
+a ZeroedPinInit that nothing else accepts, freed on drop, convertible to
+and from the __percpu address C stores, which Rust cannot dereference),
+with access by CpuId for possible CPUs only; RqLocked and EpochLocked,
+proof tokens that the caller holds a runqueue's lock or its cpu_epoch_lock
+(checked by lockdep), from which every view is derived: CfsRqView and
+SchedEntity, read-only views of what the EEVDF pick reads, and the LLC
+counters and epoch clock of cache-aware scheduling, whose fields that
+other CPUs read without the lock are accessed with the kernel's atomics;
+and task groups whose per-CPU cfs_tg_state is built in place and
+installed only once every possible CPU is initialised. bindgen sees
 kernel/sched/sched.h, which includes kernel/sched/rust/sched_rust.h, the
 header that declares every C-callable Rust entry point." \
 	rust/helpers/sched.c:rust/helpers/sched.c \
@@ -182,7 +183,8 @@ cfs_rq comes first, so that tg->cfs_rq is also the allocation.
 
 Implement alloc_fair_sched_group(), free_fair_sched_group() and
 init_tg_cfs_entry() in Rust on top of PerCpu<T>: the state is initialised
-for every possible CPU while Rust still owns it and installed in
+for every possible CPU, from the allocator's zero-filled memory as in C,
+while Rust still owns it and installed in
 tg->cfs_rq only then, so a failed allocation leaves the group untouched
 and nothing is half initialised. The layout is the C one, so the C
 accessors keep working and either side frees what the other allocated.
