@@ -40,6 +40,11 @@ def read(name):
     return open(path, errors="replace").read() if os.path.exists(path) else ""
 
 
+def num(v):
+    """A measurement as printed: integers above 1000, 4 significant digits below."""
+    return f"{v:.0f}" if abs(v) >= 1000 else f"{v:.4g}"
+
+
 def pct(sorted_v, p):
     """Nearest-rank percentile of a sorted list."""
     if not sorted_v:
@@ -281,13 +286,17 @@ for metric in sorted(wb):
     else:
         rust_better = (ratio > 1) == (d["better"] == "higher")
         verdict = "Rust better" if rust_better else "Rust worse"
-    say(f"{metric:<20} {d['better']:<7} {mc:11.4g} {mr:12.4g} {ratio:7.3f} [{lo:.3f}, {hi:.3f}]  {verdict}")
+    say(f"{metric:<20} {d['better']:<7} {num(mc):>11} {num(mr):>12} {ratio:7.3f} [{lo:.3f}, {hi:.3f}]  {verdict}")
     # Plotted as Rust's performance relative to C (above 1: Rust better).
     if d["better"] == "higher":
         ci_rows.append((metric, ratio, lo, hi))
     else:
         ci_rows.append((metric, 1 / ratio, 1 / hi, 1 / lo))
 say("```")
+say("")
+nsig = sum(1 for _, r, lo, hi in ci_rows if not lo <= 1 <= hi)
+say(f"{nsig} of {len(ci_rows)} intervals exclude 1; at 95 % each, about {0.05 * len(ci_rows):.1f} "
+    "would by chance alone if nothing differed.")
 say("")
 with open(os.path.join(RES, "workloads.dat"), "w") as f:
     for i, (metric, r, lo, hi) in enumerate(ci_rows):
