@@ -30,8 +30,8 @@ end = "<!-- bench-results: end -->"
 text = open(readme).read()
 if begin not in text or end not in text:
     sys.exit("README.md has no bench-results markers")
-block = (begin + "\n\n" + "The run these figures come from (`make bench`, then `make bench-readme`; full "
-         "report with the wall-time microbenchmarks: `tests/bench/results/report.txt`):\n\n```\n"
+block = (begin + "\n\n" + "The run these figures come from (`make bench`, then `make bench-readme`;\n"
+         "full report with the wall-time microbenchmarks: `tests/bench/results/report.txt`):\n\n```\n"
          + open(header).read().rstrip() + "\n```\n\n" + open(results).read().rstrip() + "\n\n" + end)
 head, rest = text.split(begin, 1)
 tail = rest.split(end, 1)[1]

@@ -24,6 +24,7 @@ import re
 import statistics
 import subprocess
 import sys
+import textwrap
 
 RES = sys.argv[1]
 problems = []
@@ -366,5 +367,14 @@ for name, script in plots.items():
     with open(os.path.join(RES, f"{name}.gp"), "w") as f:
         f.write(script)
 
+# results.md: prose wrapped at 100 columns as the README is; tables and images as printed.
+md, code = [], False
+for line in out:
+    if line.startswith("```"):
+        code = not code
+    if code or line.startswith(("```", "!", "#")) or len(line) <= 100:
+        md.append(line)
+    else:
+        md.extend(textwrap.wrap(line, 100, break_on_hyphens=False))
 with open(os.path.join(RES, "results.md"), "w") as f:
-    f.write("\n".join(out) + "\n")
+    f.write("\n".join(md) + "\n")
