@@ -162,8 +162,11 @@ unsafe impl<T: Sync> Sync for PerCpu<T> {}
 /// [`zeroed_pin_init_from_closure`].
 pub struct ZeroedPinInit<T, E, F: FnOnce(*mut T) -> Result<(), E>> {
     f: F,
-    _p: PhantomData<fn(*mut T) -> Result<(), E>>,
+    _p: PhantomData<SlotInit<T, E>>,
 }
+
+/// The signature of the closure of a [`ZeroedPinInit`].
+type SlotInit<T, E> = fn(*mut T) -> Result<(), E>;
 
 /// Makes a [`ZeroedPinInit`] of `f`, which receives the slot.
 ///
