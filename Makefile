@@ -21,7 +21,8 @@
 #   make patches  export an upstream-style patch series (git format-patch)
 #   make check-series  apply the series patch by patch to a git tree of the
 #                 pristine source and build every step with the option on
-#                 and off (clippy, rustfmt, checkpatch on each)
+#                 and off (clippy, rustfmt, checkpatch on each), then lay
+#                 it out with b4 prep
 #   make lint     rustfmtcheck, a CLIPPY=1 build, checkpatch on patches/
 #   make check-off  CONFIG_SCHED_RUST_CFS=n: fair.o equals the pristine one
 #   make check-inline  the main kernel: no call into Rust left on hot paths
