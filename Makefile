@@ -7,6 +7,9 @@
 #   make test     build the debug test kernel, run the KUnit suites and the
 #                 boot test in QEMU
 #   make test-kasan  make test with KASAN and kmemleak in the test kernel
+#   make test-arm64  make test on arm64: the test kernel built for arm64 and
+#                 booted on QEMU's virt machine (4 CPUs, two L2 caches)
+#   make test-all  make test and make test-arm64
 #   make stress   the test kernel under 10 minutes of hotplug, cpuset
 #                 partitions, runtime switching, cgroup churn, fault
 #                 injection and the kernel's selftests (STRESS_SECONDS=)
@@ -32,7 +35,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all main test test-kasan stress bench bench-readme kunit kunit-uml patches check-series setup fetch overlay lint check-off \
+.PHONY: all main test test-kasan test-arm64 test-all stress bench bench-readme kunit kunit-uml patches check-series setup fetch overlay lint check-off \
 	check-inline check-rust-min clean
 
 all: main
@@ -45,6 +48,11 @@ test:
 
 test-kasan:
 	@$(S)/run.sh test-kasan
+
+test-arm64:
+	@$(S)/run.sh test-arm64
+
+test-all: test test-arm64
 
 stress:
 	@$(S)/run.sh stress

@@ -22,17 +22,27 @@
 
 flavour=${1:?usage: boot.sh <flavour> [kernel parameters]}
 shift
-B=$CACHE/build-$flavour
-bz=$B/arch/x86/boot/bzImage
+B=$(bdir "$flavour")
+bz=$B/$KIMAGE
 [ -f "$bz" ] || die "no kernel at $bz: run scripts/build.sh $flavour"
 ACCEL=${ACCEL:-tcg,thread=single}
 SMP=${SMP:-4,sockets=2,cores=2,threads=1}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 out=$CACHE/boot-${BOOT_NAME:-$flavour}
+[ "$KARCH" = x86_64 ] || out=$CACHE/boot-$KARCH-${BOOT_NAME:-$flavour}
 mkdir -p "$out"
 con=$out/console.log
 
-cmdline="console=ttyS0 panic=-1 sched_verbose $*"
+# The machine: x86_64's default PC, or arm64's virt with a device tree
+# that gives each socket its L2 cache (scripts/virt-dtb.sh): the two LLCs of
+# the x86_64 guest, on both architectures.
+console=ttyS0
+machine=()
+if [ "$KARCH" = arm64 ]; then
+	console=ttyAMA0
+	machine=(-M virt -cpu max,pauth-impdef=on -dtb "$out/virt.dtb")
+fi
+cmdline="console=$console panic=-1 sched_verbose $*"
 # rsc.mode= of the guest (tests/boot/init): the test assertions apply to
 # the "test" workload only (bench.sh boots with rsc.mode=bench/icount).
 mode=test
@@ -51,11 +61,12 @@ if [ -n "${BOOT_CONSOLE:-}" ]; then
 	log "checking $BOOT_CONSOLE (no boot)"
 else
 	"$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
+	[ "$KARCH" = x86_64 ] || "$TOP/scripts/virt-dtb.sh" "$SMP" "$out/virt.dtb"
 	log "booting $flavour kernel: -smp $SMP, accel $ACCEL, timeout ${BOOT_TIMEOUT}s (console: $con)"
 	start=$(date +%s)
 	rc=0
 	timeout --foreground -k 10 "$BOOT_TIMEOUT" \
-		qemu-system-x86_64 -accel "$ACCEL" -smp "$SMP" -m 2G -nographic -no-reboot \
+		$QEMU "${machine[@]}" -accel "$ACCEL" -smp "$SMP" -m 2G -nographic -no-reboot \
 		-kernel "$bz" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" ${QEMU_EXTRA:-} \
 		< /dev/null > "$con" 2>&1 || rc=$?
 	wall=$(( $(date +%s) - start ))
@@ -301,7 +312,7 @@ echo
 echo "==== rust-sched-cfs boot report ($flavour kernel) ===="
 echo "kernel:      $(rsc kernel) (source: Debian linux-source-$KSERIES $(cat "$PRISTINE/.debian-version" 2>/dev/null || echo "from KSRC"))"
 echo "toolchain:   $(rustc --version | cut -d' ' -f1-2), $(bindgen --version), $(clang$LLVM_SUFFIX --version | head -n1 | sed 's/ (.*//')"
-echo "qemu:        $(qemu-system-x86_64 --version | head -n1 | sed 's/ (.*//'), accel $ACCEL, -smp $SMP"
+echo "qemu:        $($QEMU --version | head -n1 | sed 's/ (.*//'), accel $ACCEL, -smp $SMP"
 echo "topology:    $(rsc cpus) CPUs, $(rsc llc_count) LLCs ($(rsc llc)), llc_balancing/enabled=$(rsc llc_balancing_enabled)"
 grep -q 'enabling cache aware scheduling' "$con" && echo "             cache-aware scheduling enabled (dmesg)"
 echo "pieces:      $(sed -n 's/^RSC: piece //p' "$con" | sort -u | tr '\n' ' ')"

@@ -11,20 +11,25 @@
 #   scripts/build.sh test-kasan  the test kernel plus KASAN and kmemleak
 #   scripts/build.sh rustmin  the test configuration's Rust code and fair.c
 #                 only (kernel/sched/rust/), for the kernel's minimum rustc
-# Output: $CACHE/build-<flavour>/arch/x86/boot/bzImage
+# ARCH=arm64 builds the test flavour for arm64 (QEMU virt) instead.
+# Output: $CACHE/build-<flavour>/arch/x86/boot/bzImage,
+#         $CACHE/build-arm64-<flavour>/arch/arm64/boot/Image
 
 . "$(dirname "$0")/common.sh"
 
 flavour=${1:?usage: build.sh main|size|test|test-kasan|rustmin}
-B=$CACHE/build-$flavour
+B=$(bdir "$flavour")
 case $flavour in
-main)	frags="base kunit distro" ;;
-size)	frags="base kunit" ;;
-test)	frags="base kunit debug" ;;
-test-kasan)	frags="base kunit debug kasan" ;;
-rustmin)	frags="base kunit debug" ;;
+main)	frags="base $KARCH kunit distro" ;;
+size)	frags="base $KARCH kunit" ;;
+test)	frags="base $KARCH kunit debug" ;;
+test-kasan)	frags="base $KARCH kunit debug kasan" ;;
+rustmin)	frags="base $KARCH kunit debug" ;;
 *)	die "unknown flavour $flavour" ;;
 esac
+# configs/distro.config is x86_64's (retpolines, return thunks, ORC).
+[ "$KARCH" = x86_64 ] || case $flavour in test|rustmin) ;; *)
+	die "ARCH=$KARCH builds the test flavour only, not $flavour" ;; esac
 mkdir -p "$B"
 
 want=$B/.config.want
@@ -75,7 +80,7 @@ rc=0
 	done
 ) &
 ticker=$!
-targets=bzImage
+targets=$(basename "$KIMAGE")
 [ "$flavour" = rustmin ] && targets=kernel/sched/rust/
 kmake O="$B" -j"$(nproc)" $targets > "$B/build.log" 2>&1 || rc=$?
 kill $ticker 2>/dev/null

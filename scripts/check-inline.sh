@@ -14,7 +14,7 @@
 . "$(dirname "$0")/common.sh"
 
 flavour=${1:-main}
-B=$CACHE/build-$flavour
+B=$(bdir "$flavour")
 vmlinux=$B/vmlinux
 [ -f "$vmlinux" ] || die "no $vmlinux: build the $flavour kernel first"
 grep -q '^CONFIG_SCHED_RUST_CFS=y' "$B/.config" || die "$flavour: CONFIG_SCHED_RUST_CFS is off"
@@ -48,13 +48,13 @@ if [ ! -f "$dis" ] || [ "$dis" -ot "$vmlinux" ]; then
 fi
 
 # Every call, and every tail call (a jump to another function's entry), as
-# "<caller> <callee>".
+# "<caller> <callee>": call/jmp on x86_64, bl/b on arm64.
 calls=$B/vmlinux.calls
 awk '
 	/^[0-9a-f]+ <.*>:$/ { f = $2; gsub(/[<>:]/, "", f); next }
-	/\t(call|jmp)[q]?\t/ && match($0, /<[^>]*>/) {
+	/\t(callq?|jmpq?|bl|b)\t/ && match($0, /<[^>]*>/) {
 		t = substr($0, RSTART + 1, RLENGTH - 2)
-		if ($0 ~ /\tjmp/ && (t ~ /\+0x[0-9a-f]+$/ || t == f))
+		if ($0 ~ /\t(jmpq?|b)\t/ && (t ~ /\+0x[0-9a-f]+$/ || t == f))
 			next
 		sub(/\+0x[0-9a-f]+$/, "", t)
 		print f, t
@@ -86,7 +86,21 @@ for f in $hot_funcs; do
 		gone+=("$f")
 	fi
 done
-echo "check-inline: $flavour vmlinux, $(wc -l < "$calls") calls and tail calls scanned"
+# 128-bit arithmetic (the pick's i128 products and the LLC decay's u128
+# ones) must compile to instructions: rust/compiler_builtins.rs defines the
+# compiler-rt helpers for it as panicking stubs, so a call would link and
+# panic at run time.
+# On arm64, the outline atomics of libgcc are not in the kernel either (see
+# the attributes below).
+ti3=$(awk '$2 ~ /^__(ashl|ashr|lshr|mul|div|udiv|mod|umod)ti3$/ ||
+	$2 ~ /^__aarch64_(cas|swp|ldadd|ldclr|ldeor|ldset)[0-9]+/' "$calls" | sort | uniq -c)
+if [ -n "$ti3" ]; then
+	echo "check-inline: FAIL: calls to the 128-bit arithmetic helpers (panicking stubs in the kernel) or outline atomics:"
+	echo "$ti3" | sed 's/^/  /'
+	fail=1
+fi
+echo "check-inline: $flavour vmlinux ($KARCH), $(wc -l < "$calls") calls and tail calls scanned"
+echo "  calls to __multi3/__divti3/... (i128 helpers) or __aarch64_ldadd4_acq & co. (outline atomics): ${ti3:-none}"
 echo "  Rust hot entry points checked for callers: $(echo $hot_entries)"
 echo "    (defined out of line too: ${present[*]:-none})"
 echo "  fair.c hot-path functions checked for rust_sched_*/rust_helper_* calls: ${checked[*]}"
@@ -97,17 +111,27 @@ echo "  not symbols in this vmlinux (inlined into their callers, or not in this 
 # made must be the same on both sides of every C->Rust call in the merged
 # module: alwaysinline bypasses LLVM's own compatibility check, and an entry
 # point that stayed out of line would keep its own. Compared in the bitcode
-# before inlining (fair.m.bc): the return thunk (fn_ret_thunk_extern, from
-# -mfunction-return= / -Zfunction-return=), the retpoline target features,
-# and printed with them the stack protector level.
+# before inlining (fair.m.bc): on x86_64 the return thunk
+# (fn_ret_thunk_extern, from -mfunction-return= / -Zfunction-return=) and the
+# retpoline target features; on arm64 the branch protection (return address
+# signing from -mbranch-protection= / -Zbranch-protection=, BTI) and the
+# return address signing key; printed with them the stack protector level
+# and, on arm64, the FP/SIMD features (the kernel's C is -mgeneral-regs-only,
+# Rust the softfloat target: neither may use them) and outline atomics. That
+# one differs: clang enables it by default for aarch64-linux-gnu and the
+# kernel does not turn it off (its atomics are inline assembly, so C has no
+# compiler atomics to outline), Rust's aarch64-unknown-none-softfloat has it
+# off. Inlined into a C function, a Rust atomic read-modify-write would be
+# compiled to a call to libgcc's __aarch64_ldadd4_acq_rel & co., which the
+# kernel does not have; the calls check above fails on one.
 mbc=$B/kernel/sched/rust/fair.m.bc
 if [ -f "$mbc" ]; then
 	llvm-dis$LLVM_SUFFIX "$mbc" -o "$B/kernel/sched/rust/fair.m.ll" ||
 		die "llvm-dis of $mbc failed"
-	python3 - "$B/kernel/sched/rust/fair.m.ll" "$hot_entries" <<'PY' || fail=1
+	python3 - "$B/kernel/sched/rust/fair.m.ll" "$hot_entries" "$KARCH" <<'PY' || fail=1
 import re, sys
 
-ll, hot = sys.argv[1], sys.argv[2].split()
+ll, hot, arch = sys.argv[1], sys.argv[2].split(), sys.argv[3]
 groups, fattr, calls, fn = {}, {}, set(), None
 for line in open(ll, encoding='utf-8', errors='replace'):
     m = re.match(r'attributes #(\d+) = \{(.*)\}', line)
@@ -126,12 +150,27 @@ for line in open(ll, encoding='utf-8', errors='replace'):
             calls.add((fn, callee))
 
 def attrs(f):
+    """(attributes that must be equal, attributes printed only) of f."""
     g = groups.get(fattr.get(f, ''), '')
     feats = re.search(r'"target-features"="([^"]*)"', g)
-    retp = sorted(x[1:] for x in (feats.group(1).split(',') if feats else []) if 'retpoline' in x and x[0] == '+')
+    feats = feats.group(1).split(',') if feats else []
     ssp = next((a for a in ('sspreq', 'sspstrong', 'ssp') if re.search(r'\b%s\b' % a, g)), 'none')
-    return {'return thunk': 'fn_ret_thunk_extern' in g,
-            'retpoline': ','.join(retp) or 'none'}, ssp
+    def sattr(name):
+        m = re.search(r'"%s"(?:="([^"]*)")?' % name, g)
+        return 'none' if not m else (m.group(1) or 'yes')
+    if arch == 'arm64':
+        fp = sorted(x for x in feats if x[1:] in ('neon', 'fp-armv8', 'sve'))
+        return ({'sign-return-address': sattr('sign-return-address'),
+                 'key': sattr('sign-return-address-key'),
+                 'bti': sattr('branch-target-enforcement')},
+                'outline-atomics %s, ssp %s, fp/simd %s' % (
+                    'yes' if '+outline-atomics' in feats else 'no', ssp, ','.join(fp) or 'none'))
+    retp = sorted(x[1:] for x in feats if 'retpoline' in x and x[0] == '+')
+    return ({'return thunk': 'fn_ret_thunk_extern' in g,
+             'retpoline': ','.join(retp) or 'none'}, 'ssp %s' % ssp)
+
+def show(a):
+    return ' '.join('%s %s' % (k, {True: 'yes', False: 'no'}.get(v, v)) for k, v in a.items())
 
 bad = 0
 pairs = sorted(c for c in calls if c[1] in hot)
@@ -143,16 +182,16 @@ for caller, callee in pairs:
     (ca, cs), (ra, rs) = attrs(caller), attrs(callee)
     same = ca == ra
     bad += not same
-    print('  %-34s C %-26s return thunk %-3s retpoline %s, ssp %s' % (callee, caller, 'yes' if ca['return thunk'] else 'no', ca['retpoline'], cs))
-    print('  %-34s Rust %-23s return thunk %-3s retpoline %s, ssp %s%s' % ('', '', 'yes' if ra['return thunk'] else 'no', ra['retpoline'], rs,
-          '' if same else '   <- DIFFERENT'))
+    print('  %-34s C %-26s %s, %s' % (callee, caller, show(ca), cs))
+    print('  %-34s Rust %-23s %s, %s%s' % ('', '', show(ra), rs, '' if same else '   <- DIFFERENT'))
+what = 'branch protection' if arch == 'arm64' else 'return thunk and retpoline'
 if bad:
-    print('check-inline: FAIL: %d calls whose C and Rust sides differ in return thunk or retpoline attributes' % bad)
+    print('check-inline: FAIL: %d calls whose C and Rust sides differ in %s attributes' % (bad, what))
     sys.exit(1)
-print('check-inline: return thunk and retpoline attributes equal on both sides of every call')
+print('check-inline: %s attributes equal on both sides of every call' % what)
 PY
 fi
 if [ $fail != 0 ]; then
-	die "check-inline: the Rust pieces are called across the language boundary on hot paths, or with other attributes"
+	die "check-inline: the Rust pieces are called across the language boundary on hot paths, or with other attributes, or call the i128 helpers"
 fi
 echo "check-inline: PASS: no call into Rust on those paths"

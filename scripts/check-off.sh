@@ -20,7 +20,8 @@ for side in pristine work; do
 	B=$CACHE/build-off-$side
 	mkdir -p "$B"
 	log "$side: configure (main kernel config, CONFIG_SCHED_RUST_CFS=n)"
-	grep -v -E '^CONFIG_(RUST|SCHED_RUST_CFS.*)=' "$TOP/configs/base.config" > "$B/off.config"
+	cat "$TOP/configs/base.config" "$TOP/configs/x86_64.config" |
+		grep -v -E '^CONFIG_(RUST|SCHED_RUST_CFS.*)=' > "$B/off.config"
 	WORK=${dir[$side]} kmake -s O="$B" tinyconfig > /dev/null
 	(cd "${dir[$side]}" && ./scripts/kconfig/merge_config.sh -m -O "$B" "$B/.config" "$B/off.config" > /dev/null)
 	WORK=${dir[$side]} kmake -s O="$B" olddefconfig > /dev/null

@@ -4,8 +4,8 @@
 # Check that the exported series (scripts/export-patches.sh) is bisectable:
 # apply it with git am, patch by patch, to a git tree of the pristine kernel
 # source, and after every patch
-#   - build vmlinux with CONFIG_SCHED_RUST_CFS=y (tinyconfig + configs/base +
-#     configs/kunit, CLIPPY=1: clippy checks the Rust code as it builds it)
+#   - build vmlinux with CONFIG_SCHED_RUST_CFS=y (tinyconfig + configs/base,
+#     x86_64 and kunit; CLIPPY=1: clippy checks the Rust code as it builds it)
 #     and with CONFIG_SCHED_RUST_CFS=n (the same, the option off); a warning
 #     in the series' files fails the step as an error does;
 #   - run rustfmtcheck on the tree;
@@ -53,7 +53,7 @@ git -C "$T" clean -q -fdx
 
 # The configurations: the test suites' fragment, with the option on and off.
 frag() {
-	cat "$TOP/configs/base.config" "$TOP/configs/kunit.config"
+	cat "$TOP/configs/base.config" "$TOP/configs/x86_64.config" "$TOP/configs/kunit.config"
 	[ "$1" = n ] && echo "CONFIG_SCHED_RUST_CFS=n"
 	true
 }

@@ -47,8 +47,28 @@ stage() {
 	log "== $name done in $(( $(date +%s) - s ))s"
 }
 
+# The target architecture: ARCH=arm64 (make test-arm64) or x86_64, the
+# default. Each architecture has its own build directories (bdir) and
+# configuration fragment (configs/<arch>.config).
+case ${ARCH:-x86_64} in
+x86_64|x86)	KARCH=x86_64 KIMAGE=arch/x86/boot/bzImage QEMU=qemu-system-x86_64 ;;
+arm64)	KARCH=arm64 KIMAGE=arch/arm64/boot/Image QEMU=qemu-system-aarch64 ;;
+*)	die "ARCH=$ARCH: x86_64 or arm64" ;;
+esac
+# Scripts run from scripts inherit it.
+[ "$KARCH" = x86_64 ] || export ARCH=$KARCH
+
+bdir() {	# bdir <flavour>: the build directory of a flavour
+	if [ "$KARCH" = x86_64 ]; then
+		echo "$CACHE/build-$1"
+	else
+		echo "$CACHE/build-$KARCH-$1"
+	fi
+}
+
 kmake() {
-	local cc=/usr/lib/ccache/clang${LLVM_SUFFIX}
+	local cc=/usr/lib/ccache/clang${LLVM_SUFFIX} arch=
 	[ -x "$cc" ] || cc=clang${LLVM_SUFFIX}
-	make -C "$WORK" LLVM=$LLVM_SUFFIX CC="$cc" HOSTCC="$cc" "$@"
+	[ "$KARCH" = x86_64 ] || arch=ARCH=$KARCH
+	make -C "$WORK" LLVM=$LLVM_SUFFIX $arch CC="$cc" HOSTCC="$cc" "$@"
 }
