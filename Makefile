@@ -17,6 +17,8 @@
 #                 (instructions per call), per-call cost and simulated cache
 #                 misses inside workloads, the field's benchmarks with 95 %
 #                 intervals; tables and plots in the cache's bench-results
+#   make bench-arm64  make bench's microbenchmarks and workloads on the arm64
+#                 main kernel (ARCH=arm64 make bench)
 #   make bench-readme  put the last make bench results into README.md and
 #                 tests/bench/results/
 #   make kunit    run the suites through tools/testing/kunit/kunit.py
@@ -35,7 +37,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all main test test-kasan test-arm64 test-all stress bench bench-readme kunit kunit-uml patches check-series setup fetch overlay lint check-off \
+.PHONY: all main test test-kasan test-arm64 test-all stress bench bench-arm64 bench-readme kunit kunit-uml patches check-series setup fetch overlay lint check-off \
 	check-inline check-rust-min clean
 
 all: main
@@ -59,6 +61,9 @@ stress:
 
 bench:
 	@$(S)/bench.sh
+
+bench-arm64:
+	@ARCH=arm64 $(S)/bench.sh
 
 bench-readme:
 	@$(S)/bench-readme.sh

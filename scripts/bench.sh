@@ -20,6 +20,11 @@
 # into the repository). The kernel measured is the main one, configured like
 # a distribution kernel (configs/distro.config); BENCH_CONFIG=size measures
 # tinyconfig's -Os build of the same code instead (build directory build-size).
+# ARCH=arm64 measures the arm64 main kernel (configs/distro-arm64.config) on
+# QEMU's virt machine: boots 1 and 2, without perf (built for the host
+# here) and without boot 3, whose call-site discovery reads x86_64 call
+# instructions and interrupt entry points; its results go to
+# $CACHE/bench-results-arm64.
 
 . "$(dirname "$0")/common.sh"
 
@@ -31,9 +36,14 @@ esac
 t0=$(date +%s)
 EXTRA_DEB_PKGS="gnuplot-nox" "$TOP/scripts/setup.sh"
 "$TOP/scripts/run.sh" "build-$flavour"
-B=$CACHE/build-$flavour
-con=$CACHE/boot-$flavour/console.log
+B=$(bdir "$flavour")
+con=$(bootdir "$flavour")/console.log
 R=$CACHE/bench-results
+if [ "$KARCH" != x86_64 ]; then
+	[ "$flavour" = main ] || die "ARCH=$KARCH make bench measures the main kernel only"
+	R=$CACHE/bench-results-$KARCH
+	PERF=0 PERCALL=0
+fi
 rm -rf "$R"
 mkdir -p "$R/raw"
 
@@ -61,8 +71,10 @@ done
 
 {
 	echo "==== rust-sched-cfs benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC') ===="
-	echo "command: make bench${BENCH_ROUNDS:+ BENCH_ROUNDS=$BENCH_ROUNDS} (scripts/bench.sh)"
-	echo "QEMU $(qemu-system-x86_64 --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/'), accel ${ACCEL:-tcg,thread=single}, -smp ${SMP:-4,sockets=2,cores=2,threads=1}, host $(nproc) CPUs"
+	a=
+	[ "$KARCH" = x86_64 ] || a="ARCH=$KARCH "
+	echo "command: ${a}make bench${BENCH_ROUNDS:+ BENCH_ROUNDS=$BENCH_ROUNDS} (scripts/bench.sh)"
+	echo "QEMU $($QEMU --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/'), accel ${ACCEL:-tcg,thread=single}, -smp ${SMP:-4,sockets=2,cores=2,threads=1}, host $(nproc) CPUs"
 	# The flags that decide the figures, from the build.
 	"$TOP/scripts/build-flags.sh" "$flavour"
 } > "$R/header.txt"

@@ -28,8 +28,7 @@ bz=$B/$KIMAGE
 ACCEL=${ACCEL:-tcg,thread=single}
 SMP=${SMP:-4,sockets=2,cores=2,threads=1}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
-out=$CACHE/boot-${BOOT_NAME:-$flavour}
-[ "$KARCH" = x86_64 ] || out=$CACHE/boot-$KARCH-${BOOT_NAME:-$flavour}
+out=$(bootdir "${BOOT_NAME:-$flavour}")
 mkdir -p "$out"
 con=$out/console.log
 

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/common.sh"
 
 flavour=${1:-main}
-B=$CACHE/build-$flavour
+B=$(bdir "$flavour")
 [ -f "$B/.config" ] || die "no $B/.config: build the $flavour kernel first"
 ccmd=$B/kernel/sched/rust/.fair.bc.cmd
 [ -f "$ccmd" ] || ccmd=$B/kernel/sched/.fair.o.cmd
@@ -26,15 +26,27 @@ words() { tr ' ' '\n' < "$1" | grep -E "$2" | awk '!seen[$0]++' | tr '\n' ' ' | 
 rust_words() { sed 's/;llvm-link.*//' "$rcmd" | tr ' ' '\n' | grep -E "$1" | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//'; }
 
 opt=$(words "$ccmd" '^-O[0-3sz]$' | awk '{ print $NF }')
-c_mitig=$(words "$ccmd" '^-m(function-return|retpoline|indirect-branch|harden-sls)|^-f(no-)?stack-protector|^-fpatchable-function-entry|^-fcf-protection')
+c_mitig=$(words "$ccmd" '^-m(function-return|retpoline|indirect-branch|harden-sls|branch-protection|sign-return-address)|^-f(no-)?stack-protector|^-fpatchable-function-entry|^-fcf-protection')
 r_opt=$(rust_words '^-Copt-level=' | awk '{ print $NF }')
-r_mitig=$(rust_words '^-Zfunction-return|^-Zpatchable-function-entry|^-Zcf-protection|^-Coverflow-checks|^-Cdebug-assertions')
-features=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("features", ""))' \
-	"$B/scripts/target.json" 2>/dev/null || echo "?")
+r_mitig=$(rust_words '^-Zfunction-return|^-Zpatchable-function-entry|^-Zcf-protection|^-Zbranch-protection|^-Coverflow-checks|^-Cdebug-assertions')
+if [ "$KARCH" = x86_64 ]; then
+	features=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("features", ""))' \
+		"$B/scripts/target.json" 2>/dev/null || echo "?")
+else
+	# arm64 uses rustc's built-in target, with its features on the command line.
+	features="$(rust_words '^--target=' | sed 's/--target=//' || true) $(rust_words '^-Ctarget-feature=' | sed 's/-Ctarget-feature=//g' || true)"
+fi
 
 echo "flavour:  $flavour ($(conf CC_VERSION_TEXT); $(conf RUSTC_VERSION_TEXT))"
 echo "C:        fair.c at ${opt:-?}; ${c_mitig:-no mitigation flags}"
 echo "Rust:     sched_rust at ${r_opt:-?}; ${r_mitig:-no mitigation flags}; target features $features"
+if [ "$KARCH" = arm64 ]; then
+	echo "config:   arm64, optimise $( [ "$(on CC_OPTIMIZE_FOR_PERFORMANCE)" = on ] && echo performance || echo size)," \
+		"stack protector strong $(on STACKPROTECTOR_STRONG), pointer authentication $(on ARM64_PTR_AUTH_KERNEL)," \
+		"BTI $(on ARM64_BTI_KERNEL), preempt dynamic $(on PREEMPT_DYNAMIC), HZ $(conf HZ)," \
+		"Rust overflow checks $(on RUST_OVERFLOW_CHECKS), cross-language inlining $(on SCHED_RUST_CFS_INLINE)"
+	exit 0
+fi
 echo "config:   optimise $( [ "$(on CC_OPTIMIZE_FOR_PERFORMANCE)" = on ] && echo performance || echo size)," \
 	"unwinder $( [ "$(on UNWINDER_ORC)" = on ] && echo ORC || { [ "$(on UNWINDER_FRAME_POINTER)" = on ] && echo frame-pointer || echo guess; })," \
 	"stack protector strong $(on STACKPROTECTOR_STRONG), retpoline $(on MITIGATION_RETPOLINE)," \

@@ -11,7 +11,7 @@
 #   scripts/build.sh test-kasan  the test kernel plus KASAN and kmemleak
 #   scripts/build.sh rustmin  the test configuration's Rust code and fair.c
 #                 only (kernel/sched/rust/), for the kernel's minimum rustc
-# ARCH=arm64 builds the test flavour for arm64 (QEMU virt) instead.
+# ARCH=arm64 builds the test or main flavour for arm64 (QEMU virt) instead.
 # Output: $CACHE/build-<flavour>/arch/x86/boot/bzImage,
 #         $CACHE/build-arm64-<flavour>/arch/arm64/boot/Image
 
@@ -20,16 +20,18 @@
 flavour=${1:?usage: build.sh main|size|test|test-kasan|rustmin}
 B=$(bdir "$flavour")
 case $flavour in
-main)	frags="base $KARCH kunit distro" ;;
+main)	frags="base $KARCH kunit distro"
+	[ "$KARCH" = x86_64 ] || frags="base $KARCH kunit distro-$KARCH" ;;
 size)	frags="base $KARCH kunit" ;;
 test)	frags="base $KARCH kunit debug" ;;
 test-kasan)	frags="base $KARCH kunit debug kasan" ;;
 rustmin)	frags="base $KARCH kunit debug" ;;
 *)	die "unknown flavour $flavour" ;;
 esac
-# configs/distro.config is x86_64's (retpolines, return thunks, ORC).
-[ "$KARCH" = x86_64 ] || case $flavour in test|rustmin) ;; *)
-	die "ARCH=$KARCH builds the test flavour only, not $flavour" ;; esac
+# configs/distro.config is x86_64's (retpolines, return thunks, ORC), arm64
+# has configs/distro-arm64.config.
+[ "$KARCH" = x86_64 ] || case $flavour in test|main|rustmin) ;; *)
+	die "ARCH=$KARCH builds the test and main flavours only, not $flavour" ;; esac
 mkdir -p "$B"
 
 want=$B/.config.want

@@ -66,6 +66,14 @@ bdir() {	# bdir <flavour>: the build directory of a flavour
 	fi
 }
 
+bootdir() {	# bootdir <name>: the output directory of scripts/boot.sh
+	if [ "$KARCH" = x86_64 ]; then
+		echo "$CACHE/boot-$1"
+	else
+		echo "$CACHE/boot-$KARCH-$1"
+	fi
+}
+
 kmake() {
 	local cc=/usr/lib/ccache/clang${LLVM_SUFFIX} arch=
 	[ -x "$cc" ] || cc=clang${LLVM_SUFFIX}

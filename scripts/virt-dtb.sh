@@ -6,13 +6,14 @@
 # x86_64 guest (make test-arm64).
 #   scripts/virt-dtb.sh <-smp argument> <output.dtb> [more -M virt options]
 #
-# QEMU 7.2 describes the sockets in /cpus/cpu-map but no caches: the
-# kernel then takes the L2 that CLIDR_EL1 reports as private to each CPU
-# (cacheinfo finds no firmware node to share it through), and the
-# scheduler's MC level, the LLC of cache-aware scheduling, falls back to the
-# socket's CPUs only through cpu-map. With a cache node per socket and
-# next-level-cache in each CPU node, /sys/devices/system/cpu/cpu*/cache/
-# index2/shared_cpu_list names the socket's CPUs and the LLC is the cache.
+# QEMU 7.2 describes the sockets in /cpus/cpu-map but no caches. Booted on
+# that, the kernel builds its MC domain per socket from cpu-map alone (and
+# enables cache-aware scheduling), while cacheinfo reports the L2 of
+# CLIDR_EL1 as shared by all four CPUs (index2/shared_cpu_list 0-3): the
+# caches the kernel describes contradict the domains it schedules with, and
+# the boot test counts one LLC. With a cache node per socket and
+# next-level-cache in each CPU node, shared_cpu_list reads 0-1 and 2-3 and
+# the cache, the domain and the LLC of cache-aware scheduling agree.
 # QEMU fills /chosen and /memory itself when it is given the result with
 # -dtb, on the same machine, -smp, -m and -cpu.
 
