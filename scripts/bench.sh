@@ -100,7 +100,8 @@ fi
 
 # 1. Microbenchmarks (wall) and workloads.
 rounds=${BENCH_ROUNDS:-30}
-log "boot 1/3: microbenchmarks and workloads, $rounds rounds per side"
+nboots=$(( 1 + (${ICOUNT:-1} != 0) + (${PERCALL:-1} != 0) ))
+log "boot 1/$nboots: microbenchmarks and workloads, $rounds rounds per side"
 INITRAMFS_PERF=$perf BOOT_TIMEOUT=${BENCH_TIMEOUT:-7200} "$TOP/scripts/boot.sh" "$flavour" rsc.mode=bench \
 	rsc.rounds="$rounds" >/dev/null || true
 cp "$con" "$R/bench-console.log"
@@ -115,7 +116,7 @@ if [ "${ICOUNT:-1}" != 0 ]; then
 	begin=$(awk '$3 == "rust_bench_mark_begin" { print "0x" $1 }' "$B/System.map")
 	end=$(awk '$3 == "rust_bench_mark_end" { print "0x" $1 }' "$B/System.map")
 	[ -n "$begin" ] && [ -n "$end" ] || die "no benchmark markers in $B/System.map"
-	log "boot 2/3: microbenchmarks under the instruction-counting plugin"
+	log "boot 2/$nboots: microbenchmarks under the instruction-counting plugin"
 	QEMU_EXTRA="-plugin $q/libicount.so,begin=$begin,end=$end -d plugin -D $R/icount.log" \
 		"$TOP/scripts/boot.sh" "$flavour" rsc.mode=icount >/dev/null || true
 	cp "$con" "$R/icount-console.log"
@@ -179,14 +180,14 @@ if [ "${PERCALL:-1}" != 0 ]; then
 		grep -q '^irq ' "$R/percall.conf" &&
 		grep -q '^icall ' "$R/percall.conf" ||
 		die "percall: no segment mark, task_cache_work entry, interrupt entry or task_work_run indirect call ($R/percall.conf)"
-	log "boot 3/3: workloads under the per-call plugin (cache model on)"
+	log "boot $nboots/$nboots: workloads under the per-call plugin (cache model on)"
 	BOOT_TIMEOUT=${BENCH_TIMEOUT:-7200} \
 		QEMU_EXTRA="-plugin $q/libpercall.so,conf=$R/percall.conf,cache=on,raw=$R/raw -d plugin -D $R/percall.log" \
 		"$TOP/scripts/boot.sh" "$flavour" rsc.mode=percall rsc.rounds="${PERCALL_ROUNDS:-2}" >/dev/null || true
 	cp "$con" "$R/percall-console.log"
 fi
 
-echo "duration: $(( $(date +%s) - t0 )) s for the three boots and their build check" >> "$R/header.txt"
+echo "duration: $(( $(date +%s) - t0 )) s for the $nboots boots and their build check" >> "$R/header.txt"
 cat "$R/header.txt"
 echo
 echo "In-kernel microbenchmarks (ns per call, TCG wall time):"
