@@ -115,7 +115,11 @@ echo "  not symbols in this vmlinux (inlined into their callers, or not in this 
 # (fn_ret_thunk_extern, from -mfunction-return= / -Zfunction-return=) and the
 # retpoline target features; on arm64 the branch protection (return address
 # signing from -mbranch-protection= / -Zbranch-protection=, BTI) and the
-# return address signing key; printed with them the stack protector level
+# return address signing key; on both, the frame pointer policy (a Rust
+# function kept out of line, such as the pick's pick_eevdf_many(), must not
+# save a frame record where its C twin does not: clang omits it in arm64 leaf
+# functions, see kernel/sched/rust/Makefile); printed with them the stack
+# protector level
 # and, on arm64, the FP/SIMD features (the kernel's C is -mgeneral-regs-only,
 # Rust the softfloat target: neither may use them) and outline atomics. That
 # one differs: clang enables it by default for aarch64-linux-gnu and the
@@ -162,12 +166,14 @@ def attrs(f):
         fp = sorted(x for x in feats if x[1:] in ('neon', 'fp-armv8', 'sve'))
         return ({'sign-return-address': sattr('sign-return-address'),
                  'key': sattr('sign-return-address-key'),
-                 'bti': sattr('branch-target-enforcement')},
+                 'bti': sattr('branch-target-enforcement'),
+                 'frame-pointer': sattr('frame-pointer')},
                 'outline-atomics %s, ssp %s, fp/simd %s' % (
                     'yes' if '+outline-atomics' in feats else 'no', ssp, ','.join(fp) or 'none'))
     retp = sorted(x[1:] for x in feats if 'retpoline' in x and x[0] == '+')
     return ({'return thunk': 'fn_ret_thunk_extern' in g,
-             'retpoline': ','.join(retp) or 'none'}, 'ssp %s' % ssp)
+             'retpoline': ','.join(retp) or 'none',
+             'frame-pointer': sattr('frame-pointer')}, 'ssp %s' % ssp)
 
 def show(a):
     return ' '.join('%s %s' % (k, {True: 'yes', False: 'no'}.get(v, v)) for k, v in a.items())
@@ -184,7 +190,8 @@ for caller, callee in pairs:
     bad += not same
     print('  %-34s C %-26s %s, %s' % (callee, caller, show(ca), cs))
     print('  %-34s Rust %-23s %s, %s%s' % ('', '', show(ra), rs, '' if same else '   <- DIFFERENT'))
-what = 'branch protection' if arch == 'arm64' else 'return thunk and retpoline'
+what = ('branch protection and frame pointer' if arch == 'arm64' else
+        'return thunk, retpoline and frame pointer')
 if bad:
     print('check-inline: FAIL: %d calls whose C and Rust sides differ in %s attributes' % (bad, what))
     sys.exit(1)
