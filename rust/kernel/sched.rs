@@ -32,6 +32,28 @@ pub use entity::SchedEntity;
 pub use lock::EpochLocked;
 pub use lock::{cpu_rq, rq_of, RqLocked};
 
+/// Warns once per call site if `cond` is true, and evaluates to `cond`: C's `WARN_ON_ONCE()`.
+///
+/// For the invariant checks the scheduler makes with `WARN_ON_ONCE()` on its hot paths: where the
+/// architecture has bug-table warnings (`__WARN_FLAGS`), the warning is one trapping instruction
+/// and a `BUGFLAG_ONCE` entry, as in C, so no call is added and a leaf function stays a leaf;
+/// [`warn_on!`](crate::warn_on) would warn on every occurrence.
+#[macro_export]
+macro_rules! sched_warn_on_once {
+    ($cond:expr) => {{
+        let cond: bool = $cond;
+
+        if cond {
+            $crate::warn_flags!(
+                ::core::file!(),
+                $crate::bindings::BUGFLAG_ONCE
+                    | $crate::bug::bugflag_taint($crate::bindings::TAINT_WARN)
+            );
+        }
+        cond
+    }};
+}
+
 /// Raw C types that appear in the signatures of the C-callable entry points.
 ///
 /// Entry points convert them to the safe types of this module on their first line.

@@ -185,9 +185,11 @@ fn pick_eevdf_many<'a>(
     let curr = cfs.curr();
     let elig = Eligibility::of(cfs);
 
-    // Picking the next buddy affects latency, not fairness. The C shim warns if it is delayed.
+    // Picking the next buddy affects latency, not fairness.
     if pick_buddy && protect {
         if let Some(next) = cfs.next().filter(|next| elig.eligible(next.vruntime())) {
+            // `->next` will never be delayed.
+            kernel::sched_warn_on_once!(next.sched_delayed());
             return Some(next);
         }
     }
