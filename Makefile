@@ -21,6 +21,7 @@
 #                 main kernel (ARCH=arm64 make bench)
 #   make bench-readme  put the last make bench results into README.md and
 #                 tests/bench/results/
+#   make bench-readme-arm64  the same for make bench-arm64 (results-arm64/)
 #   make kunit    run the suites through tools/testing/kunit/kunit.py
 #   make kunit-uml  the same on UML (4 CPUs, no int128)
 #   make patches  export an upstream-style patch series (git format-patch)
@@ -37,7 +38,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all main test test-kasan test-arm64 test-all stress bench bench-arm64 bench-readme kunit kunit-uml patches check-series setup fetch overlay lint check-off \
+.PHONY: all main test test-kasan test-arm64 test-all stress bench bench-arm64 bench-readme bench-readme-arm64 kunit kunit-uml patches check-series setup fetch overlay lint check-off \
 	check-inline check-rust-min clean
 
 all: main
@@ -67,6 +68,9 @@ bench-arm64:
 
 bench-readme:
 	@$(S)/bench-readme.sh
+
+bench-readme-arm64:
+	@ARCH=arm64 $(S)/bench-readme.sh
 
 kunit:
 	@$(S)/kunit.sh
