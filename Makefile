@@ -53,7 +53,7 @@ test-kasan:
 	@$(S)/run.sh test-kasan
 
 test-arm64:
-	@$(S)/run.sh test-arm64
+	@ARCH=arm64 $(S)/run.sh test
 
 test-all: test test-arm64
 

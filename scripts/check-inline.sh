@@ -92,15 +92,15 @@ done
 # panic at run time.
 # On arm64, the outline atomics of libgcc are not in the kernel either (see
 # the attributes below).
-ti3=$(awk '$2 ~ /^__(ashl|ashr|lshr|mul|div|udiv|mod|umod)ti3$/ ||
+helpers=$(awk '$2 ~ /^__(ashl|ashr|lshr|mul|div|udiv|mod|umod)ti3$/ ||
 	$2 ~ /^__aarch64_(cas|swp|ldadd|ldclr|ldeor|ldset)[0-9]+/' "$calls" | sort | uniq -c)
-if [ -n "$ti3" ]; then
+if [ -n "$helpers" ]; then
 	echo "check-inline: FAIL: calls to the 128-bit arithmetic helpers (panicking stubs in the kernel) or outline atomics:"
-	echo "$ti3" | sed 's/^/  /'
+	echo "$helpers" | sed 's/^/  /'
 	fail=1
 fi
 echo "check-inline: $flavour vmlinux ($KARCH), $(wc -l < "$calls") calls and tail calls scanned"
-echo "  calls to __multi3/__divti3/... (i128 helpers) or __aarch64_ldadd4_acq & co. (outline atomics): ${ti3:-none}"
+echo "  calls to __multi3/__divti3/... (i128 helpers) or __aarch64_ldadd4_acq & co. (outline atomics): ${helpers:-none}"
 echo "  Rust hot entry points checked for callers: $(echo $hot_entries)"
 echo "    (defined out of line too: ${present[*]:-none})"
 echo "  fair.c hot-path functions checked for rust_sched_*/rust_helper_* calls: ${checked[*]}"

@@ -48,31 +48,19 @@ stage() {
 }
 
 # The target architecture: ARCH=arm64 (make test-arm64) or x86_64, the
-# default. Each architecture has its own build directories (bdir) and
-# configuration fragment (configs/<arch>.config).
+# default. Each architecture has its own build and boot directories (bdir,
+# bootdir: "arm64-" in their names) and configuration fragment
+# (configs/<arch>.config).
 case ${ARCH:-x86_64} in
-x86_64|x86)	KARCH=x86_64 KIMAGE=arch/x86/boot/bzImage QEMU=qemu-system-x86_64 ;;
-arm64)	KARCH=arm64 KIMAGE=arch/arm64/boot/Image QEMU=qemu-system-aarch64 ;;
+x86_64|x86)	KARCH=x86_64 KIMAGE=arch/x86/boot/bzImage QEMU=qemu-system-x86_64 ADIR= ;;
+arm64)	KARCH=arm64 KIMAGE=arch/arm64/boot/Image QEMU=qemu-system-aarch64 ADIR=arm64- ;;
 *)	die "ARCH=$ARCH: x86_64 or arm64" ;;
 esac
 # Scripts run from scripts inherit it.
 [ "$KARCH" = x86_64 ] || export ARCH=$KARCH
 
-bdir() {	# bdir <flavour>: the build directory of a flavour
-	if [ "$KARCH" = x86_64 ]; then
-		echo "$CACHE/build-$1"
-	else
-		echo "$CACHE/build-$KARCH-$1"
-	fi
-}
-
-bootdir() {	# bootdir <name>: the output directory of scripts/boot.sh
-	if [ "$KARCH" = x86_64 ]; then
-		echo "$CACHE/boot-$1"
-	else
-		echo "$CACHE/boot-$KARCH-$1"
-	fi
-}
+bdir() { echo "$CACHE/build-$ADIR$1"; }	# bdir <flavour>: its build directory
+bootdir() { echo "$CACHE/boot-$ADIR$1"; }	# bootdir <name>: scripts/boot.sh's output
 
 kmake() {
 	local cc=/usr/lib/ccache/clang${LLVM_SUFFIX} arch=

@@ -7,16 +7,12 @@
 #                 KUnit suites at boot + the cgroup workload, checked
 #   run.sh test-kasan  the same with KASAN and kmemleak added
 #   run.sh stress  the test kernel under the long stress phase (8 CPUs)
-#   run.sh test-arm64  run.sh test for arm64 (QEMU virt, 4 CPUs in two LLCs)
+# With ARCH=arm64, run.sh test is make test-arm64 (QEMU virt, 4 CPUs in two LLCs).
 
 . "$(dirname "$0")/common.sh"
 
-job=${1:?usage: run.sh main|test|test-kasan|stress|test-arm64|build-main|build-size|check-inline}
+job=${1:?usage: run.sh main|test|test-kasan|stress|build-main|build-size|check-inline}
 S=$TOP/scripts
-if [ "$job" = test-arm64 ]; then
-	export ARCH=arm64
-	. "$S/common.sh"
-fi
 
 versions() {
 	log "toolchain: $(rustc --version), $(bindgen --version 2>/dev/null), $(clang$LLVM_SUFFIX --version | head -n1), $($QEMU --version | head -n1)"
@@ -46,7 +42,7 @@ check-inline)
 	stage "build main kernel" "$S/build.sh" main
 	stage "check inlining" "$S/check-inline.sh" main
 	;;
-test|test-arm64)
+test)
 	a=
 	[ "$KARCH" = x86_64 ] || a="$KARCH "
 	stage "build ${a}test kernel" "$S/build.sh" test
