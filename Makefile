@@ -33,13 +33,15 @@
 #   make check-off  CONFIG_SCHED_RUST_CFS=n: fair.o equals the pristine one
 #   make check-inline  the main kernel: no call into Rust left on hot paths
 #   make check-rust-min  build the Rust code with the kernel's minimum rustc
+#   make check-unsound  compile tests/unsound/'s misuse snippets against the
+#                 built kernel crate: each must be refused with its error
 #   make clean    remove the build directories (keeps the kernel source)
 
 SHELL := /bin/bash
 S := scripts
 
 .PHONY: all main test test-kasan test-arm64 test-all stress bench bench-arm64 bench-readme bench-readme-arm64 kunit kunit-uml patches check-series setup fetch overlay lint check-off \
-	check-inline check-rust-min clean
+	check-inline check-rust-min check-unsound clean
 
 all: main
 
@@ -104,6 +106,9 @@ check-inline:
 
 check-rust-min:
 	@$(S)/check-rust-min.sh
+
+check-unsound:
+	@$(S)/check-unsound.sh
 
 clean:
 	@. $(S)/common.sh; rm -rf "$$CACHE"/build-* "$$CACHE"/boot-* "$$CACHE"/stage

@@ -47,33 +47,87 @@ commit() {
 		git -C "$R" commit -q -F -
 }
 
-commit "rust: sched: Add per-CPU allocations and fair-scheduler views" \
-"The fair scheduler keeps most of its state in per-CPU allocations and in
-structures private to kernel/sched/, none of which Rust can reach today.
+commit "rust: sync: Mark Atomic::from_ptr(), as_ptr() and Opaque::get() inline" \
+"Atomic::from_ptr() with load() or store() is the Rust form of READ_ONCE()
+and WRITE_ONCE() on a field of a C structure, and Opaque::get() is how a
+wrapper of a C structure reaches its fields. load() and store() are
+#[inline(always)], but the accessors they and their callers go through
+are not marked inline: Atomic::from_ptr(), Atomic::as_ptr(),
+AtomicRepr::as_ptr() and Opaque::get().
 
-Add rust/kernel/sched/: PerCpu<T>, an owning handle of a dynamic per-CPU
-allocation (fallible with explicit GFP flags, zero-filled or initialised in
-place per CPU with a PinInit, or from the allocator's zero-filled memory by
-a ZeroedPinInit that nothing else accepts, freed on drop, convertible to
-and from the __percpu address C stores, which Rust cannot dereference),
-with access by CpuId for possible CPUs only; RqLocked and EpochLocked,
-proof tokens that the caller holds a runqueue's lock or its cpu_epoch_lock
-(checked by lockdep), from which every view is derived: CfsRqView and
-SchedEntity, read-only views of what the EEVDF pick reads, and the LLC
-counters and epoch clock of cache-aware scheduling, whose fields that
-other CPUs read without the lock are accessed with the kernel's atomics;
-and task groups whose per-CPU cfs_tg_state is built in place and
-installed only once every possible CPU is initialised. bindgen sees
+They are generic, so every crate instantiates them, but a crate built at
+-Copt-level=s with shared generics (the kernel's CONFIG_CC_OPTIMIZE_FOR_SIZE
+builds) reuses the kernel crate's instance of a function that is not
+inline instead of inlining its own: a relaxed load of a u32 became a call
+to a function of two instructions. On a scheduler path that runs under
+the runqueue lock, every such access was a call out of the hot path
+(make check-inline of the rust-sched-cfs series, which fails on any call
+from fair.o into Rust, found them).
+
+Mark the four functions #[inline], as the rest of the atomic API is." \
+	patches/0009-rust-inline-as-ptr.patch
+
+commit "rust: bug: Add warn_on_once!()" \
+"Rust has warn_on!(), but no equivalent of WARN_ON_ONCE(), the form most
+kernel invariant checks take: code that wants it keeps a static flag of
+its own and calls warn_on!() behind it, which adds an atomic exchange and
+a call on the path that warns.
+
+Add warn_on_once!(): where the architecture keeps warnings in the bug
+table, it is warn_on!() with BUGFLAG_ONCE in the entry, as C's
+WARN_ON_ONCE() is, one trapping instruction that adds no call, so a leaf
+function stays a leaf; elsewhere it is WARN_ON() run once, with
+do_once_lite!()." \
+	patches/0011-rust-bug-warn-on-once.patch
+
+commit "rust: percpu: Add owned dynamic per-CPU allocations" \
+"Rust has no access to the per-CPU allocator: a Rust data structure that
+needs one instance per CPU, or Rust code that builds a per-CPU C
+structure, cannot allocate it.
+
+Add kernel::percpu: PerCpu<T>, an owning handle of a dynamic per-CPU
+allocation (fallible with explicit GFP flags, freed on drop, convertible
+to and from the __percpu address C stores, which Rust cannot dereference:
+PerCpuPtr), whose instances are reached by CpuId for possible CPUs only.
+The instances never move: they are zero-filled (PerCpu::new(), for
+Zeroable types), initialised in place by a PinInit per CPU
+(PerCpu::try_pin_init(init, flags), the argument order of the kernel's
+pin-init constructors), or by a PerCpuInit, an unsafe trait for
+initialisers that are told which CPU each slot belongs to by PerCpu itself
+and may rely on the allocator's zero-filled memory, as C callers of
+alloc_percpu() do. On failure the instances already initialised are
+dropped and the memory freed. Mutable access to an instance needs
+&mut PerCpu<T>, and a &mut T only for Unpin types." \
+	rust/kernel/percpu.rs:rust/kernel/percpu.rs \
+	rust/helpers/percpu.c:rust/helpers/percpu.c \
+	patches/0010-rust-percpu.patch
+
+commit "rust: sched: Add fair-scheduler views and task group state" \
+"The fair scheduler keeps its state in structures private to kernel/sched/,
+which Rust cannot reach today.
+
+Add rust/kernel/sched/: RqLocked and EpochLocked, proof tokens that the
+caller holds a runqueue's lock or its cpu_epoch_lock (checked by lockdep,
+not Send), from which every view is borrowed, so that no view outlives
+its token: CfsRqView, a read-only view of what the EEVDF pick reads, with
+TreeEntity for the entities in its deadline-ordered tree (the only ones
+whose tree links can be followed) and SchedEntity for curr and next,
+whose links are stale once they leave the tree; and the LLC counters and
+epoch clock of cache-aware scheduling, whose fields that other CPUs read
+without the lock are accessed with Atomic::from_ptr(). A new task group's
+per-CPU cfs_tg_state is built on PerCpu by NewTaskGroup::init_state(),
+which runs C's fixed initialisation sequence on each possible CPU's slot
+with the CPU PerCpu hands in and the parent entity of the same CPU, and
+installs the state only once every CPU is initialised: no safe code
+chooses the CPU, the parent, the depth or the steps. bindgen sees
 kernel/sched/sched.h, which includes kernel/sched/rust/sched_rust.h, the
 header that declares every C-callable Rust entry point." \
-	rust/helpers/sched.c:rust/helpers/sched.c \
 	rust/kernel/sched.rs:rust/kernel/sched.rs \
 	rust/kernel/sched/cfs_rq.rs:rust/kernel/sched/cfs_rq.rs \
 	rust/kernel/sched/entity.rs:rust/kernel/sched/entity.rs \
 	rust/kernel/sched/group.rs:rust/kernel/sched/group.rs \
 	rust/kernel/sched/llc.rs:rust/kernel/sched/llc.rs \
 	rust/kernel/sched/lock.rs:rust/kernel/sched/lock.rs \
-	rust/kernel/sched/percpu.rs:rust/kernel/sched/percpu.rs \
 	patches/0002-rust-sched-bindings.patch
 
 # So that every commit builds with CONFIG_SCHED_RUST_CFS=y and =n (make

@@ -4,8 +4,9 @@
 # Style gates: rustfmtcheck on the overlaid tree, a CLIPPY=1 build of the
 # main kernel (warnings in the project's files fail), and checkpatch.pl on
 # the exported patch series (scripts/export-patches.sh), docutils on the
-# Documentation file, and a build of the Rust code with the kernel's minimum
-# rustc (scripts/check-rust-min.sh).
+# Documentation file, the misuse snippets (scripts/check-unsound.sh), and a
+# build of the Rust code with the kernel's minimum rustc
+# (scripts/check-rust-min.sh).
 
 . "$(dirname "$0")/common.sh"
 
@@ -44,6 +45,8 @@ docutils.core.publish_string(open(sys.argv[1]).read(), writer_name='html',
 if err.getvalue():
     sys.exit(err.getvalue())
 EOP
+log "misuse snippets against the main kernel's crate (check-unsound)"
+"$TOP/scripts/check-unsound.sh" main || die "a misuse snippet did not fail as expected"
 log "build with the kernel's minimum rustc"
 "$TOP/scripts/check-rust-min.sh"
 log "lint clean"

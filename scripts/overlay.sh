@@ -30,7 +30,8 @@ for d in kernel/sched/rust rust/kernel/sched; do
 	done
 done
 sync_file "$TOP/rust/kernel/sched.rs" "$WORK/rust/kernel/sched.rs"
-sync_file "$TOP/rust/helpers/sched.c" "$WORK/rust/helpers/sched.c"
+sync_file "$TOP/rust/kernel/percpu.rs" "$WORK/rust/kernel/percpu.rs"
+sync_file "$TOP/rust/helpers/percpu.c" "$WORK/rust/helpers/percpu.c"
 sync_file "$TOP/Kconfig.snippet" "$WORK/kernel/sched/rust/Kconfig"
 sync_file "$TOP/tests/kunit/rust_cfs_kunit.c" "$WORK/kernel/sched/tests/rust_cfs_kunit.c"
 sync_file "$TOP/tests/kunit/.kunitconfig" "$WORK/kernel/sched/rust/.kunitconfig"

@@ -7,11 +7,23 @@
 //! bindgen sees `kernel/sched/sched.h` (when `CONFIG_SCHED_RUST_CFS` is set), so the private
 //! scheduler structures are available as raw bindings. The locks stay in C; [`RqLocked`] (and
 //! [`EpochLocked`] for `rq->cpu_epoch_lock`) is the proof that the caller holds one, and every
-//! view of the state it protects is derived from it: [`CfsRqView`], a read-only view of a
-//! `cfs_rq`, the [`SchedEntity`] references reachable from it, and the LLC views of [`llc`].
+//! view of the state it protects is borrowed from it: [`CfsRqView`], a read-only view of a
+//! `cfs_rq`, the entities reachable from it ([`TreeEntity`] for those in its tree, whose links
+//! can be followed, [`SchedEntity`] for `curr` and `next`, whose links cannot), and the LLC
+//! views of [`llc`]. [`group`] builds the per-CPU state of task groups on
+//! [`PerCpu`](crate::percpu::PerCpu).
 //!
-//! [`percpu`] provides owned dynamic per-CPU allocations ([`percpu::PerCpu`]), on which
-//! [`group`] builds the per-CPU state of task groups.
+//! # Soundness
+//!
+//! Sound by type, for safe code: no view outlives its token (they are borrowed from it), no token
+//! crosses to another thread (`!Send`), no stale tree link is followed (only [`TreeEntity`] has
+//! links), a group's per-CPU state is initialised by a fixed sequence on the CPU of its slot
+//! before it is installed ([`group::NewTaskGroup::init_state`]), and fields that other CPUs
+//! access without the lock are accessed atomically. On an `unsafe` contract: every conversion
+//! from what C passes in (the `assume_held()` of the tokens, `from_raw()`, `RqLocked::cfs_rq`,
+//! `RqLocked::entity`, `RqLocked::task`, `EpochLocked::cache_time`, [`rq_of`],
+//! `group::take_state`, the LLC scan state) states what the caller guarantees.
+//! `make check-unsound` compiles misuse snippets that must each be refused by the compiler.
 
 mod cfs_rq;
 mod entity;
@@ -20,39 +32,18 @@ pub mod group;
 #[cfg(CONFIG_SCHED_CACHE)]
 pub mod llc;
 mod lock;
-pub mod percpu;
 
-/// `NICE_0_LOAD`: the weight of a nice-0 task in `scale_load()` units (64-bit, which
-/// `CONFIG_SCHED_RUST_CFS` requires).
-pub const NICE_0_LOAD: u64 = 1 << 20;
+/// `NICE_0_LOAD`: the weight of a nice-0 task in `scale_load()` units, from the C definition.
+pub const NICE_0_LOAD: u64 = crate::num::casts::u32_as_u64(crate::bindings::NICE_0_LOAD);
 
 pub use cfs_rq::CfsRqView;
-pub use entity::SchedEntity;
+pub use entity::{
+    SchedEntity,
+    TreeEntity, //
+};
 #[cfg(CONFIG_SCHED_CACHE)]
 pub use lock::EpochLocked;
 pub use lock::{cpu_rq, rq_of, RqLocked};
-
-/// Warns once per call site if `cond` is true, and evaluates to `cond`: C's `WARN_ON_ONCE()`.
-///
-/// For the invariant checks the scheduler makes with `WARN_ON_ONCE()` on its hot paths: where the
-/// architecture has bug-table warnings (`__WARN_FLAGS`), the warning is one trapping instruction
-/// and a `BUGFLAG_ONCE` entry, as in C, so no call is added and a leaf function stays a leaf;
-/// [`warn_on!`](crate::warn_on) would warn on every occurrence.
-#[macro_export]
-macro_rules! sched_warn_on_once {
-    ($cond:expr) => {{
-        let cond: bool = $cond;
-
-        if cond {
-            $crate::warn_flags!(
-                ::core::file!(),
-                $crate::bindings::BUGFLAG_ONCE
-                    | $crate::bug::bugflag_taint($crate::bindings::TAINT_WARN)
-            );
-        }
-        cond
-    }};
-}
 
 /// Raw C types that appear in the signatures of the C-callable entry points.
 ///

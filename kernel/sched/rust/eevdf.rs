@@ -23,7 +23,8 @@ use kernel::sched::{
     rq_of,
     CfsRqView,
     RqLocked,
-    SchedEntity, //
+    SchedEntity,
+    TreeEntity, //
 };
 
 /// Scales a weight down by `sum_shift`, never below 2.
@@ -163,7 +164,7 @@ pub(crate) fn pick_eevdf<'a>(
     if cfs.h_nr_queued() == 1 {
         return match cfs.curr() {
             Some(curr) if curr.on_rq() => Some(curr),
-            _ => cfs.leftmost(),
+            _ => cfs.leftmost().map(|se| &**se),
         };
     }
 
@@ -189,7 +190,7 @@ fn pick_eevdf_many<'a>(
     if pick_buddy && protect {
         if let Some(next) = cfs.next().filter(|next| elig.eligible(next.vruntime())) {
             // `->next` will never be delayed.
-            kernel::sched_warn_on_once!(next.sched_delayed());
+            kernel::warn_on_once!(next.sched_delayed());
             return Some(next);
         }
     }
@@ -202,9 +203,9 @@ fn pick_eevdf_many<'a>(
     }
 
     // The leftmost entity, if eligible (the O(1) fast path), else the heap search.
-    let best = match first {
+    let best: Option<&SchedEntity> = match first {
         Some(first) if elig.eligible(first.vruntime()) => Some(first),
-        _ => heap_search(cfs, &elig),
+        _ => heap_search(cfs, &elig).map(|se| &**se),
     };
 
     match (best, curr) {
@@ -216,7 +217,7 @@ fn pick_eevdf_many<'a>(
 
 /// Finds the eligible entity with the earliest deadline using the `min_vruntime` augmentation.
 #[inline]
-fn heap_search<'a>(cfs: &'a CfsRqView, elig: &Eligibility) -> Option<&'a SchedEntity> {
+fn heap_search<'a>(cfs: &'a CfsRqView, elig: &Eligibility) -> Option<&'a TreeEntity> {
     let mut node = cfs.root();
 
     while let Some(se) = node {

@@ -32,34 +32,6 @@ use kernel::sched::{
     RqLocked,
     NICE_0_LOAD, //
 };
-use kernel::sync::atomic::{
-    ordering::Relaxed,
-    Atomic, //
-};
-
-/// Reports an unpaired decrement of `nr_llc_running` (it was 0), once.
-#[cold]
-#[inline(never)]
-fn unpaired_nr_llc_running() {
-    static WARNED: Atomic<i32> = Atomic::new(0);
-
-    // ORDERING: A once flag; nothing is published through it.
-    if WARNED.xchg(1, Relaxed) == 0 {
-        kernel::warn_on!(true);
-    }
-}
-
-/// Reports an unpaired decrement of `nr_pref_llc_running` (it was 0), once.
-#[cold]
-#[inline(never)]
-fn unpaired_nr_pref_llc_running() {
-    static WARNED: Atomic<i32> = Atomic::new(0);
-
-    // ORDERING: A once flag; nothing is published through it.
-    if WARNED.xchg(1, Relaxed) == 0 {
-        kernel::warn_on!(true);
-    }
-}
 
 /// Whether `p` counts in `nr_pref_llc_running`: queued on its preferred LLC and not delayed.
 ///
@@ -86,9 +58,7 @@ pub(crate) fn pref_llc_running_dec(rq: &RqLlc, p: &TaskLlc) {
         // borrow is the report's condition), as C's.
         let (n, unpaired) = rq.nr_pref_llc_running().overflowing_sub(1);
         rq.set_nr_pref_llc_running(n);
-        if unpaired {
-            unpaired_nr_pref_llc_running();
-        }
+        kernel::warn_on_once!(unpaired);
     }
 }
 
@@ -123,9 +93,7 @@ pub(crate) fn account_llc_dequeue(rq: &RqLlc, p: &TaskLlc) {
     // store, as in `pref_llc_running_dec()`).
     let (n, unpaired) = rq.nr_llc_running().overflowing_sub(1);
     rq.set_nr_llc_running(n);
-    if unpaired {
-        unpaired_nr_llc_running();
-    }
+    kernel::warn_on_once!(unpaired);
     if p.pref_llc_queued() {
         // Skipped if still delayed (`set_delayed()` already took it out); clearing the flag
         // keeps `clear_delayed()` from adding it back.

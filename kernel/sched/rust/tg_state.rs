@@ -3,9 +3,10 @@
 //! The per-CPU state of task groups: `alloc_fair_sched_group()`, `free_fair_sched_group()` and
 //! `init_tg_cfs_entry()` of `kernel/sched/fair.c`.
 //!
-//! A group's state is allocated as one [`PerCpu<CfsTgState>`], initialised for every possible
-//! CPU while still owned by Rust, and only then installed in `tg->cfs_rq`: there is no partly
-//! initialised group, and an allocation that fails leaves the group untouched. The layout is
+//! A group's state is allocated as one `PerCpu<CfsTgState>`, initialised for every possible CPU
+//! by C's fixed sequence while still owned by Rust, and only then installed in `tg->cfs_rq`
+//! ([`NewTaskGroup::init_state`]): there is no partly initialised group, and an allocation that
+//! fails leaves the group untouched. The layout is
 //! the C one, so every C accessor (`tg_cfs_rq()`, `tg_se()`, `cfs_rq_se()`,
 //! `__schedstats_from_se()`) works on groups made here, and either side can free a group the
 //! other allocated.
@@ -16,48 +17,21 @@ use kernel::sched::{
     ffi,
     group::{
         self,
-        CfsTgState,
         NewTaskGroup,
-        ParentEntity,
         TaskGroup,
         TgEntryInit, //
     },
-    percpu::PerCpu,
     NICE_0_LOAD, //
 };
-
-/// Links a group's `cfs_rq` and entity on one CPU into the hierarchy, below `parent`.
-///
-/// Equivalent to `init_tg_cfs_entry()`. It runs for the root group (no entity) in
-/// `sched_init()`, before any allocator works: it must not allocate, print or panic.
-pub(crate) fn init_tg_cfs_entry(entry: &mut TgEntryInit<'_>, parent: ParentEntity<'_>) {
-    entry.set_group();
-    entry.init_runtime();
-
-    if !entry.has_entity() {
-        return;
-    }
-    // C computes `parent->depth + 1` on an `int`; a top-level group's entity has depth 0.
-    let depth = parent.depth().map_or(0, |d| d.wrapping_add(1));
-    // Group entities always have a weight.
-    entry.link(parent, depth, NICE_0_LOAD);
-}
 
 /// Allocates and initialises the per-CPU state of a new group below `parent`.
 ///
 /// Equivalent to `alloc_fair_sched_group()`. On failure the group is left untouched.
 pub(crate) fn alloc_fair_sched_group(tg: &mut NewTaskGroup<'_>, parent: &TaskGroup) -> Result {
-    let state = PerCpu::try_pin_init_zeroed(GFP_KERNEL, |cpu| {
-        CfsTgState::new(tg, cpu, move |entry| {
-            entry.init_cfs_rq();
-            init_tg_cfs_entry(entry, parent.parent_entity(cpu));
-            entry.init_runnable_average();
-        })
-    })?;
-
+    // The state of every possible CPU, initialised by C's sequence, then installed.
+    tg.init_state(parent, GFP_KERNEL)?;
     tg.set_shares(NICE_0_LOAD);
     tg.init_bandwidth(parent);
-    tg.install(state);
     Ok(())
 }
 
@@ -93,13 +67,14 @@ pub unsafe extern "C" fn rust_sched_free_fair_sched_group(tg: *mut ffi::task_gro
     drop(unsafe { group::take_state(tg) });
 }
 
-/// C entry point of [`init_tg_cfs_entry`].
+/// C entry point of `init_tg_cfs_entry()`, which C calls for the root group in
+/// `sched_init()`, before any allocator works: it does not allocate, print or panic.
 ///
 /// # Safety
 ///
 /// `tg` must be valid; `cfs_rq` and `se` (null for the root group) must be its valid state on
-/// `cpu`, not accessed by anyone else during the call; `parent` must be null or a valid
-/// initialised group entity; `cpu` must be a possible CPU.
+/// `cpu`, not accessed by anyone else during the call; `parent` must be null or the initialised
+/// entity of `tg`'s parent on `cpu`; `cpu` must be a possible CPU.
 #[export]
 pub unsafe extern "C" fn rust_sched_init_tg_cfs_entry(
     tg: *mut ffi::task_group,
@@ -112,13 +87,10 @@ pub unsafe extern "C" fn rust_sched_init_tg_cfs_entry(
         return;
     };
     // SAFETY: `cfs_rq` and `se` are `tg`'s exclusive state on the possible CPU `cpu` for the
-    // call (safety requirements).
-    let mut entry = unsafe { TgEntryInit::from_raw(tg, cfs_rq, se, cpu) };
-    // SAFETY: `parent` is null or an initialised group entity that outlives the call (safety
-    // requirements).
-    let parent = unsafe { ParentEntity::from_raw(parent) };
+    // call, and `parent` null or the parent's initialised entity on `cpu` (safety requirements).
+    let mut entry = unsafe { TgEntryInit::from_raw(tg, cfs_rq, se, cpu, parent) };
 
-    init_tg_cfs_entry(&mut entry, parent);
+    entry.init_tg_cfs_entry();
 }
 
 /// Rust twin of `tg_cfs_rq()`, for the parity tests.

@@ -4,7 +4,10 @@
 //!
 //! C header: [`kernel/sched/sched.h`](srctree/kernel/sched/sched.h)
 
-use super::SchedEntity;
+use super::{
+    SchedEntity,
+    TreeEntity, //
+};
 use crate::{
     bindings,
     types::Opaque, //
@@ -13,8 +16,8 @@ use crate::{
 /// A fair runqueue (`struct cfs_rq`) whose runqueue lock is held.
 ///
 /// Only the fields the EEVDF pick reads are exposed, read-only: the deadline-ordered tree, the
-/// current entity, the next buddy and the sums of the eligibility test. A `&'a CfsRqView` is
-/// obtained from the lock's proof token, [`RqLocked::cfs_rq`], and lives no longer than it.
+/// current entity, the next buddy and the sums of the eligibility test. A `&CfsRqView` is
+/// borrowed from the lock's proof token, [`RqLocked::cfs_rq`], and lives no longer than it.
 ///
 /// # Invariants
 ///
@@ -46,33 +49,34 @@ impl CfsRqView {
 
     #[inline]
     fn ptr(&self) -> *const bindings::cfs_rq {
-        core::ptr::from_ref(self).cast_mut().cast()
+        self.0.get()
     }
 
     /// Returns the root of the deadline-ordered tree.
     #[inline]
-    pub fn root(&self) -> Option<&SchedEntity> {
+    pub fn root(&self) -> Option<&TreeEntity> {
         // SAFETY: `self` is a valid `cfs_rq`; the tree is changed only by `__enqueue_entity()` and
         // `__dequeue_entity()`, under the runqueue lock, which is held while `self` exists (type
         // invariants).
         let node = unsafe { (*self.ptr()).tasks_timeline.rb_root.rb_node };
-        // SAFETY: The nodes of the tree are the `run_node`s of entities queued on this runqueue,
+        // SAFETY: The nodes of the tree are the `run_node`s of entities in this runqueue's tree,
         // valid and well linked while its lock is held, as it is while `self` exists.
-        unsafe { SchedEntity::from_run_node(node) }
+        unsafe { TreeEntity::from_run_node(node) }
     }
 
     /// Returns the entity with the earliest deadline (`__pick_first_entity()`).
     #[inline]
-    pub fn leftmost(&self) -> Option<&SchedEntity> {
+    pub fn leftmost(&self) -> Option<&TreeEntity> {
         // SAFETY: `self` is a valid `cfs_rq`; the cached leftmost node changes with the tree, only
         // under the runqueue lock, held while `self` exists (type invariants).
         let node = unsafe { (*self.ptr()).tasks_timeline.rb_leftmost };
-        // SAFETY: The nodes of the tree are the `run_node`s of entities queued on this runqueue,
+        // SAFETY: The nodes of the tree are the `run_node`s of entities in this runqueue's tree,
         // valid and well linked while its lock is held, as it is while `self` exists.
-        unsafe { SchedEntity::from_run_node(node) }
+        unsafe { TreeEntity::from_run_node(node) }
     }
 
-    /// Returns the current entity (`cfs_rq->curr`), which is not in the tree.
+    /// Returns the current entity (`cfs_rq->curr`), which is not in the tree: a [`SchedEntity`],
+    /// whose stale tree links cannot be followed.
     #[inline]
     pub fn curr(&self) -> Option<&SchedEntity> {
         // SAFETY: `self` is a valid `cfs_rq`; `curr` is set by `set_next_entity()` and cleared by
@@ -86,7 +90,8 @@ impl CfsRqView {
         Some(unsafe { SchedEntity::from_raw(curr) })
     }
 
-    /// Returns the next buddy (`cfs_rq->next`), which is in the tree.
+    /// Returns the next buddy (`cfs_rq->next`), as a [`SchedEntity`]: the pick reads only its
+    /// fields, not its tree links.
     #[inline]
     pub fn next(&self) -> Option<&SchedEntity> {
         // SAFETY: `self` is a valid `cfs_rq`; `next` is set by `set_next_buddy()` and cleared by
@@ -95,8 +100,8 @@ impl CfsRqView {
         if next.is_null() {
             return None;
         }
-        // SAFETY: `next` is an entity queued on this runqueue, valid under its lock, which is held
-        // while `self` exists.
+        // SAFETY: `next` is an entity of this runqueue (`clear_buddies()` clears it before the
+        // entity leaves), valid under its lock, which is held while `self` exists.
         Some(unsafe { SchedEntity::from_raw(next) })
     }
 

@@ -3,51 +3,66 @@
 //! Scheduling entities.
 //!
 //! C header: [`include/linux/sched.h`](srctree/include/linux/sched.h)
+//!
+//! Two views of an entity, under its runqueue lock: [`SchedEntity`], any entity of the runqueue
+//! (`cfs_rq->curr`, `cfs_rq->next`, a queued one), and [`TreeEntity`], an entity linked in the
+//! runqueue's deadline-ordered tree, the only one whose tree links are followed. The running
+//! entity is taken out of the tree by `__dequeue_entity()` (`rb_erase_augmented_cached()`, which
+//! does not clear the node), so its `run_node` links are stale: only the tree itself hands out
+//! [`TreeEntity`] references ([`CfsRqView::root`], [`CfsRqView::leftmost`], [`TreeEntity::left`],
+//! [`TreeEntity::right`]).
+//!
+//! [`CfsRqView::root`]: super::CfsRqView::root
+//! [`CfsRqView::leftmost`]: super::CfsRqView::leftmost
 
 use crate::{
     bindings,
     types::Opaque, //
 };
+use core::ops::Deref;
 
 /// A fair-class scheduling entity (`struct sched_entity`), seen under its runqueue lock.
 ///
-/// In the flattened hierarchy of this kernel, only task entities are queued in the runqueue's
-/// deadline-ordered tree (`cfs_rq->tasks_timeline`), linked through `se->run_node` and augmented
-/// with `se->min_vruntime`, the minimum `vruntime` of the subtree.
+/// Only the fields of the EEVDF pick are exposed, read-only. An entity that may be out of the
+/// tree (`curr`, `next`) is seen through this type, which has no tree links; see [`TreeEntity`].
 ///
 /// # Invariants
 ///
-/// While a `&'a SchedEntity` exists, the lock of the runqueue the entity belongs to is held, so
-/// the entity is valid and none of the fields read here change. If the entity is in a
-/// runqueue's tree, so are its children, and the same holds for them.
+/// While a `&'a SchedEntity` exists, the entity is valid and the lock of the runqueue it belongs
+/// to is held, so none of the fields read here change.
 #[repr(transparent)]
 pub struct SchedEntity(Opaque<bindings::sched_entity>);
 
-impl SchedEntity {
-    /// Creates a reference to a scheduling entity from a raw pointer.
-    ///
-    /// # Safety
-    ///
-    /// `ptr` must point to a valid `struct sched_entity`, and the lock of its runqueue must be
-    /// held for `'a`. If the entity is in a runqueue's tree, the tree must be well formed.
-    #[inline]
-    pub(super) unsafe fn from_raw<'a>(ptr: *const bindings::sched_entity) -> &'a Self {
-        // CAST: `Self` is `repr(transparent)` over `Opaque<sched_entity>`, which has the layout
-        // of `sched_entity`.
-        let ptr = ptr.cast::<Self>();
-        // SAFETY: `ptr` is valid for `'a` by the safety requirements of this function.
-        // INVARIANT: The caller holds the runqueue lock for `'a`.
-        unsafe { &*ptr }
-    }
+/// An entity linked in its runqueue's deadline-ordered tree (`cfs_rq->tasks_timeline`), through
+/// `se->run_node`, augmented with `se->min_vruntime`, the minimum `vruntime` of its subtree.
+///
+/// In the flattened hierarchy of this kernel, only task entities are in the tree.
+///
+/// # Invariants
+///
+/// While a `&'a TreeEntity` exists, the lock of its runqueue is held and the entity is in that
+/// runqueue's tree, which is well formed: its children are in the same tree, under the same lock.
+#[repr(transparent)]
+pub struct TreeEntity(SchedEntity);
 
+impl Deref for TreeEntity {
+    type Target = SchedEntity;
+
+    #[inline]
+    fn deref(&self) -> &SchedEntity {
+        &self.0
+    }
+}
+
+impl TreeEntity {
     /// Returns the entity that embeds the tree node `node`, or [`None`] if `node` is null.
     ///
     /// Equivalent to the kernel's `__node_2_se()`, with a null check.
     ///
     /// # Safety
     ///
-    /// `node` must be null or the `run_node` of an entity that satisfies the safety
-    /// requirements of [`SchedEntity::from_raw`] for `'a`.
+    /// `node` must be null or the `run_node` of a valid entity that is in the tree of a runqueue
+    /// whose lock is held for `'a`; the tree must be well formed.
     #[inline]
     pub(super) unsafe fn from_run_node<'a>(node: *mut bindings::rb_node) -> Option<&'a Self> {
         if node.is_null() {
@@ -56,8 +71,61 @@ impl SchedEntity {
         // SAFETY: `node` is the `run_node` field of a `sched_entity`, by the safety requirements
         // of this function, so stepping back by its offset stays within that object.
         let se = unsafe { crate::container_of!(node, bindings::sched_entity, run_node) };
-        // SAFETY: `se` satisfies the requirements of `from_raw` by those of this function.
-        Some(unsafe { Self::from_raw(se) })
+        // CAST: `Self` is `repr(transparent)` over `SchedEntity`, itself over
+        // `Opaque<sched_entity>`, which has the layout of `sched_entity`.
+        // SAFETY: `se` is valid for `'a` by the safety requirements of this function.
+        // INVARIANT: The entity is in the well-formed tree of a runqueue whose lock is held for
+        // `'a`.
+        Some(unsafe { &*se.cast::<Self>() })
+    }
+
+    /// Returns the smallest `vruntime` in the subtree rooted at this entity (`se->min_vruntime`).
+    #[inline]
+    pub fn min_vruntime(&self) -> u64 {
+        // SAFETY: `self` is a valid entity (type invariants); the augmented `min_vruntime` of an
+        // entity in the tree is maintained by the tree callbacks of `__enqueue_entity()` and
+        // `__dequeue_entity()` under the runqueue lock, which is held while `self` exists.
+        unsafe { (*self.0.ptr()).min_vruntime }
+    }
+
+    /// Returns the left child of this entity in the runqueue's tree.
+    #[inline]
+    pub fn left(&self) -> Option<&Self> {
+        // SAFETY: `self` is a valid entity (type invariants); the tree links change only under the
+        // runqueue lock, which is held while `self` exists.
+        let node = unsafe { (*self.0.ptr()).run_node.rb_left };
+        // SAFETY: `self` is in a well-formed tree (type invariants), so its left link is null or
+        // the node of an entity of the same tree, under the same lock, for as long as `self`.
+        unsafe { Self::from_run_node(node) }
+    }
+
+    /// Returns the right child of this entity in the runqueue's tree.
+    #[inline]
+    pub fn right(&self) -> Option<&Self> {
+        // SAFETY: `self` is a valid entity (type invariants); the tree links change only under the
+        // runqueue lock, which is held while `self` exists.
+        let node = unsafe { (*self.0.ptr()).run_node.rb_right };
+        // SAFETY: `self` is in a well-formed tree (type invariants), so its right link is null or
+        // the node of an entity of the same tree, under the same lock, for as long as `self`.
+        unsafe { Self::from_run_node(node) }
+    }
+}
+
+impl SchedEntity {
+    /// Creates a reference to a scheduling entity from a raw pointer.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must point to a valid `struct sched_entity`, and the lock of its runqueue must be
+    /// held for `'a`.
+    #[inline]
+    pub(super) unsafe fn from_raw<'a>(ptr: *const bindings::sched_entity) -> &'a Self {
+        // CAST: `Self` is `repr(transparent)` over `Opaque<sched_entity>`, which has the layout
+        // of `sched_entity`.
+        let ptr = ptr.cast::<Self>();
+        // SAFETY: `ptr` is valid for `'a` by the safety requirements of this function.
+        // INVARIANT: The caller holds the runqueue lock for `'a`.
+        unsafe { &*ptr }
     }
 
     /// Returns the raw pointer to the C `struct sched_entity`.
@@ -72,7 +140,7 @@ impl SchedEntity {
     /// average) without the runqueue lock; the fields read here are stable under that lock.
     #[inline]
     fn ptr(&self) -> *const bindings::sched_entity {
-        core::ptr::from_ref(self).cast_mut().cast()
+        self.0.get()
     }
 
     /// Returns the virtual runtime (`se->vruntime`).
@@ -91,15 +159,6 @@ impl SchedEntity {
         // `update_deadline()` and `place_entity()` under the runqueue lock, which is held while
         // `self` exists.
         unsafe { (*self.ptr()).deadline }
-    }
-
-    /// Returns the smallest `vruntime` in the subtree rooted at this entity (`se->min_vruntime`).
-    #[inline]
-    pub fn min_vruntime(&self) -> u64 {
-        // SAFETY: `self` is a valid entity (type invariants); the augmented `min_vruntime` is
-        // maintained by the tree callbacks of `__enqueue_entity()`/`__dequeue_entity()` under the
-        // runqueue lock, which is held while `self` exists.
-        unsafe { (*self.ptr()).min_vruntime }
     }
 
     /// Returns the end of the protected part of the slice (`se->vprot`).
@@ -135,26 +194,5 @@ impl SchedEntity {
         // `reweight_entity()` and the hierarchy updates under the runqueue lock, which is held
         // while `self` exists.
         crate::num::casts::usize_as_u64(unsafe { (*self.ptr()).h_load.weight })
-    }
-
-    /// Returns the left child of this entity in the runqueue's tree.
-    #[inline]
-    pub fn left(&self) -> Option<&Self> {
-        // SAFETY: `self` is a valid entity (type invariants); the tree links change only under the
-        // runqueue lock, which is held while `self` exists.
-        let node = unsafe { (*self.ptr()).run_node.rb_left };
-        // SAFETY: By the type invariants, the children of a queued entity are valid entities of
-        // the same tree, under the same lock, for as long as `self`.
-        unsafe { Self::from_run_node(node) }
-    }
-
-    /// Returns the right child of this entity in the runqueue's tree.
-    #[inline]
-    pub fn right(&self) -> Option<&Self> {
-        // SAFETY: `self` is a valid entity (type invariants); the tree links change only under the
-        // runqueue lock, which is held while `self` exists.
-        let node = unsafe { (*self.ptr()).run_node.rb_right };
-        // SAFETY: As for `left()`.
-        unsafe { Self::from_run_node(node) }
     }
 }

@@ -9,19 +9,23 @@
 //! first, so that `tg->cfs_rq`, the per-CPU pointer C code uses, is also the allocation. The
 //! root group instead points at the runqueues' own `cfs_rq`s and has no entity.
 //!
-//! A new group's state is built as a [`PerCpu<CfsTgState>`] by [`PerCpu::try_pin_init_zeroed`]:
-//! every possible CPU's state is initialised in place, from the allocator's zero-filled memory as
-//! in C, where it stays, because `init_cfs_rq_runtime()` makes list heads that point into it.
-//! [`NewTaskGroup::install`] takes only that type, so a group never gets a partly initialised
-//! state.
+//! What is sound by type here: a new group's state is built by
+//! [`NewTaskGroup::init_state`], which allocates a [`PerCpu<CfsTgState>`] and runs C's fixed
+//! initialisation sequence on every possible CPU's slot in place (from the allocator's
+//! zero-filled memory, as in C), with the CPU that [`PerCpu`] hands in for that slot and the
+//! parent entity and depth taken from the parent group on the same CPU, and installs it in
+//! `tg->cfs_rq` only once every CPU is initialised. No safe code chooses the CPU, the parent
+//! entity, the depth or the initialisation steps, and no safe code can install a state that was
+//! not built so. What rests on an `unsafe` contract: the raw pointers C passes in
+//! ([`TaskGroup::from_raw`], [`NewTaskGroup::from_raw`], [`TgEntryInit::from_raw`] for C's
+//! `init_tg_cfs_entry()` calls, [`take_state`] for the free path).
 
-use super::{
-    cpu_rq,
-    percpu::{cpu_possible, zeroed_pin_init_from_closure, PerCpu, PerCpuPtr, ZeroedPinInit},
-};
+use super::{cpu_rq, NICE_0_LOAD};
 use crate::{
+    alloc::Flags,
     bindings,
     cpu::CpuId,
+    percpu::{cpu_possible, PerCpu, PerCpuInit, PerCpuPtr},
     prelude::*,
     types::Opaque, //
 };
@@ -45,9 +49,12 @@ unsafe fn state_of(cfs_rq: *mut bindings::cfs_rq) -> *mut bindings::cfs_tg_state
 ///
 /// # Invariants
 ///
-/// The task group is valid and fully initialised for the lifetime of the reference: its
-/// `cfs_rq` is a valid per-CPU address, of the runqueues' `cfs_rq`s for the root group and of
-/// an initialised per-CPU `cfs_tg_state` for every other group.
+/// - The task group is valid and fully initialised for the lifetime of the reference: its
+///   `cfs_rq` is a valid per-CPU address, of the runqueues' `cfs_rq`s for the root group and of
+///   an initialised per-CPU `cfs_tg_state` for every other group.
+/// - A group outlives the groups below it: the cgroup core keeps a css's parent until the css
+///   itself is released, and `sched_free_group()` of a child runs before its parent's. So the
+///   entities of a group may be stored as the `parent` of its children's entities.
 #[repr(transparent)]
 pub struct TaskGroup(Opaque<bindings::task_group>);
 
@@ -59,15 +66,16 @@ impl TaskGroup {
     /// `ptr` must point to a task group valid for `'a` that satisfies the type invariants.
     #[inline]
     pub unsafe fn from_raw<'a>(ptr: *mut bindings::task_group) -> &'a Self {
-        // SAFETY: `Self` is `repr(transparent)` over the C type, and `ptr` is valid for `'a` by
-        // the safety requirements of this function.
+        // CAST: `Self` is `repr(transparent)` over `Opaque<task_group>`, which has its layout.
+        // SAFETY: `ptr` is valid for `'a` by the safety requirements of this function.
+        // INVARIANT: The group is initialised, by the safety requirements of this function.
         unsafe { &*ptr.cast() }
     }
 
     /// Returns the raw pointer to the task group.
     #[inline]
     pub fn as_raw(&self) -> *mut bindings::task_group {
-        core::ptr::from_ref(self).cast_mut().cast()
+        self.0.get()
     }
 
     /// Returns whether this is the root task group.
@@ -104,17 +112,6 @@ impl TaskGroup {
         // SAFETY: `state` is the live state on a possible CPU; only a field address is taken.
         Some(unsafe { &raw mut (*state).se })
     }
-
-    /// Returns the group's entity on `cpu`, as the parent of a child group's entity.
-    #[inline]
-    pub fn parent_entity(&self, cpu: CpuId) -> ParentEntity<'_> {
-        // INVARIANT: By the type invariants, the entity of a non-root group is initialised and
-        // lives as long as the group, which outlives the borrow of `self`.
-        ParentEntity {
-            se: self.se(cpu).unwrap_or(core::ptr::null_mut()),
-            _group: PhantomData,
-        }
-    }
 }
 
 /// Returns the group entity owning `cfs_rq` (`cfs_rq_se()`), or null for a runqueue's own.
@@ -148,94 +145,59 @@ pub unsafe fn group_se_stats(se: *mut bindings::sched_entity) -> *mut bindings::
     unsafe { &raw mut (*state).stats }
 }
 
-/// A group's parent entity on one CPU, for `'a`: none when the parent is the root group.
+/// The per-CPU state of a task group on one CPU (`struct cfs_tg_state`).
+///
+/// Built in place on every possible CPU by [`NewTaskGroup::init_state`], never elsewhere. It is
+/// `!Unpin` (through [`Opaque`]): its bandwidth list heads point into it, so it never moves.
 ///
 /// # Invariants
 ///
-/// `se` is null (the parent is the root group) or the initialised entity of a non-root group,
-/// valid for `'a`.
-#[derive(Clone, Copy)]
-pub struct ParentEntity<'a> {
-    se: *mut bindings::sched_entity,
-    _group: PhantomData<&'a TaskGroup>,
-}
-
-impl ParentEntity<'_> {
-    /// Wraps a raw parent entity pointer, as C passes it.
-    ///
-    /// # Safety
-    ///
-    /// `se` must be null or the initialised entity of a non-root group, valid for `'a`.
-    #[inline]
-    pub unsafe fn from_raw<'a>(se: *mut bindings::sched_entity) -> ParentEntity<'a> {
-        // INVARIANT: Guaranteed by the safety requirements of this function.
-        ParentEntity {
-            se,
-            _group: PhantomData,
-        }
-    }
-
-    /// Returns the parent's own `cfs_rq` (`parent->my_q`) and depth, or `None` for the root.
-    #[inline]
-    fn my_q_and_depth(self) -> Option<(*mut bindings::cfs_rq, i32)> {
-        if self.se.is_null() {
-            return None;
-        }
-        // SAFETY: A non-null parent is a valid initialised entity (type invariants), whose
-        // `my_q` and `depth` are set when it is initialised and not changed after.
-        Some(unsafe { ((*self.se).my_q, (*self.se).depth) })
-    }
-
-    /// Returns the parent's depth, or `None` when the parent is the root group.
-    #[inline]
-    pub fn depth(self) -> Option<i32> {
-        self.my_q_and_depth().map(|(_, depth)| depth)
-    }
-}
-
-/// The per-CPU state of a task group on one CPU (`struct cfs_tg_state`).
-///
-/// Built in place by [`CfsTgState::new`] for every possible CPU of a [`PerCpu`], then handed to
-/// a group with [`NewTaskGroup::install`]. It is `!Unpin` (through [`Opaque`]): its bandwidth
-/// list heads point into it, so it never moves.
+/// The state is that of one group on the CPU of its per-CPU slot, initialised as
+/// `alloc_fair_sched_group()` initialises it: `init_cfs_rq()`, then `init_tg_cfs_entry()` with
+/// the entity of the parent group on the same CPU (or none below the root group), then
+/// `init_entity_runnable_average()`, from zero-filled memory.
 #[repr(transparent)]
 pub struct CfsTgState(Opaque<bindings::cfs_tg_state>);
 
-impl CfsTgState {
-    /// Returns an initialiser of the state of group `tg` on `cpu` for
-    /// [`PerCpu::try_pin_init_zeroed`]: the slot starts zero-filled, as the per-CPU allocator
-    /// returns it (and as C's `alloc_fair_sched_group()` relies on), then `init` runs on its
-    /// `cfs_rq` and entity. Nothing zeroes the slot a second time.
-    ///
-    /// Equivalent to the body of the per-CPU loop of `alloc_fair_sched_group()`, `init` being
-    /// `init_cfs_rq()`, `init_tg_cfs_entry()` and `init_entity_runnable_average()`.
+/// The initialiser of the [`CfsTgState`] of a new group on every possible CPU: C's per-CPU loop
+/// of `alloc_fair_sched_group()`, for [`PerCpu::try_init_per_cpu`].
+///
+/// # Invariants
+///
+/// `tg` is a valid group under creation that nothing else accesses during `'a`, and `parent` its
+/// parent.
+struct CfsTgStateInit<'a> {
+    tg: *mut bindings::task_group,
+    parent: &'a TaskGroup,
+}
+
+// SAFETY: `init_cpu` runs C's fixed sequence on the zero-filled slot, which leaves a valid
+// `cfs_tg_state` (C's `alloc_fair_sched_group()` builds it so from the same zero-filled memory),
+// and it never fails.
+unsafe impl PerCpuInit<CfsTgState, Error> for CfsTgStateInit<'_> {
     #[inline]
-    pub fn new<'a>(
-        tg: &'a NewTaskGroup<'_>,
-        cpu: CpuId,
-        init: impl FnOnce(&mut TgEntryInit<'_>) + 'a,
-    ) -> ZeroedPinInit<Self, Error, impl FnOnce(*mut Self) -> Result + 'a> {
-        let tg = tg.as_raw();
-        let init_slot = move |slot: *mut Self| {
-            let state = slot.cast::<bindings::cfs_tg_state>();
-            // INVARIANT: The `cfs_rq` and entity of the slot, which nothing else can reach until
-            // the initialiser returns; `cpu` is the slot's CPU.
-            let mut entry = TgEntryInit {
-                tg,
-                // SAFETY: Only field addresses of the valid slot are taken.
-                cfs_rq: unsafe { &raw mut (*state).cfs_rq },
-                // SAFETY: As above.
-                se: unsafe { &raw mut (*state).se },
-                cpu,
-                _p: PhantomData,
-            };
-            init(&mut entry);
-            Ok(())
+    unsafe fn init_cpu(&mut self, cpu: CpuId, slot: *mut CfsTgState) -> Result {
+        let state = slot.cast::<bindings::cfs_tg_state>();
+        // The parent group's entity on this CPU: none for a child of the root group.
+        let parent = self.parent.se(cpu).unwrap_or(core::ptr::null_mut());
+        // INVARIANT: The `cfs_rq` and entity are those of `tg`'s slot on `cpu`, a possible CPU
+        // (safety requirements), which nothing else can reach until the group is installed; the
+        // parent entity is the parent group's on the same CPU, initialised (invariants of
+        // `TaskGroup`), and it outlives the group (same).
+        let mut entry = TgEntryInit {
+            tg: self.tg,
+            // SAFETY: `slot` is valid (safety requirements); only a field address is taken.
+            cfs_rq: unsafe { &raw mut (*state).cfs_rq },
+            // SAFETY: As above.
+            se: unsafe { &raw mut (*state).se },
+            cpu,
+            parent,
+            _p: PhantomData,
         };
-        // SAFETY: A zero-filled `cfs_tg_state` with its `cfs_rq` and entity initialised by
-        // `init` is a valid one (C's `alloc_fair_sched_group()` builds it so from the same
-        // zero-filled memory); `init_slot` never moves it and cannot fail.
-        unsafe { zeroed_pin_init_from_closure(init_slot) }
+        entry.init_cfs_rq();
+        entry.init_tg_cfs_entry();
+        entry.init_runnable_average();
+        Ok(())
     }
 }
 
@@ -246,12 +208,14 @@ impl CfsTgState {
 ///
 /// During `'a`: `tg` is a valid group whose state on `cpu` this is; `cfs_rq` is valid and
 /// accessed by nothing else; `se` is null (the root group) or valid and accessed by nothing
-/// else; `cpu` is a possible CPU.
+/// else; `cpu` is a possible CPU; `parent` is null (a child of the root group, or the root group
+/// itself) or the initialised entity of the parent group on `cpu`, which outlives the group.
 pub struct TgEntryInit<'a> {
     tg: *mut bindings::task_group,
     cfs_rq: *mut bindings::cfs_rq,
     se: *mut bindings::sched_entity,
     cpu: CpuId,
+    parent: *mut bindings::sched_entity,
     _p: PhantomData<&'a mut bindings::cfs_rq>,
 }
 
@@ -262,47 +226,57 @@ impl TgEntryInit<'_> {
     ///
     /// For `'a`: `tg` must be a valid group, `cfs_rq` its valid `cfs_rq` on `cpu` and `se`
     /// null (the root group) or its valid entity on `cpu`, neither accessed by anyone else;
-    /// `cpu` must be possible.
+    /// `cpu` must be possible; `parent` must be null or the initialised entity of `tg`'s parent
+    /// on `cpu`.
     #[inline]
     pub unsafe fn from_raw<'a>(
         tg: *mut bindings::task_group,
         cfs_rq: *mut bindings::cfs_rq,
         se: *mut bindings::sched_entity,
         cpu: CpuId,
+        parent: *mut bindings::sched_entity,
     ) -> TgEntryInit<'a> {
-        // INVARIANT: Guaranteed by the safety requirements of this function.
+        // INVARIANT: Guaranteed by the safety requirements of this function; a group's parent
+        // outlives it (invariants of `TaskGroup`).
         TgEntryInit {
             tg,
             cfs_rq,
             se,
             cpu,
+            parent,
             _p: PhantomData,
         }
     }
 
-    /// Returns the CPU of this state.
+    /// Links the `cfs_rq` and the entity into the hierarchy, below the parent entity.
+    ///
+    /// Equivalent to `init_tg_cfs_entry()`: the `cfs_rq`'s group and runqueue, its bandwidth
+    /// state, and for a group with an entity, the entity queued on the parent's `my_q` (or on
+    /// this CPU's runqueue for a top-level group) one level below it, owning this `cfs_rq`, with
+    /// weight `NICE_0_LOAD`. It runs for the root group (no entity) in `sched_init()`, before
+    /// any allocator works: it does not allocate, print or panic.
     #[inline]
-    pub fn cpu(&self) -> CpuId {
-        self.cpu
-    }
-
-    /// Returns whether the group has an entity on this CPU (it is not the root group).
-    #[inline]
-    pub fn has_entity(&self) -> bool {
-        !self.se.is_null()
+    pub fn init_tg_cfs_entry(&mut self) {
+        self.set_group();
+        self.init_runtime();
+        if self.se.is_null() {
+            return;
+        }
+        self.link();
     }
 
     /// Initialises the runqueue state (`init_cfs_rq()`): empty tree, `zero_vruntime`, lock.
     #[inline]
-    pub fn init_cfs_rq(&mut self) {
+    fn init_cfs_rq(&mut self) {
         // SAFETY: `cfs_rq` is valid and exclusively ours (type invariants).
         unsafe { bindings::init_cfs_rq(self.cfs_rq) };
     }
 
     /// Sets the owning group and the runqueue of this CPU (`cfs_rq->tg`, `cfs_rq->rq`).
     #[inline]
-    pub fn set_group(&mut self) {
-        // SAFETY: `cfs_rq` is valid and exclusively ours (type invariants).
+    fn set_group(&mut self) {
+        // SAFETY: `cfs_rq` is valid and exclusively ours, and `cpu` possible, so `cpu_rq()` is its
+        // runqueue (type invariants).
         unsafe {
             (*self.cfs_rq).tg = self.tg;
             (*self.cfs_rq).rq = cpu_rq(self.cpu);
@@ -312,41 +286,45 @@ impl TgEntryInit<'_> {
     /// Initialises the bandwidth-control state (`init_cfs_rq_runtime()`), whose list heads
     /// point into the `cfs_rq`, which stays where it is (type invariants).
     #[inline]
-    pub fn init_runtime(&mut self) {
+    fn init_runtime(&mut self) {
         // SAFETY: `cfs_rq` is valid and exclusively ours (type invariants).
         unsafe { bindings::sched_init_cfs_rq_runtime(self.cfs_rq) };
     }
 
-    /// Links the entity below `parent`, at `depth`, with weight `weight`: queued on the
-    /// parent's `my_q`, or on this CPU's runqueue for a top-level group, and owning this
-    /// `cfs_rq` (`se->cfs_rq`, `depth`, `my_q`, `load`, `parent`). Nothing for the root group.
+    /// Links the entity below the parent entity: `se->cfs_rq`, `depth`, `my_q`, `load`, `parent`.
     #[inline]
-    pub fn link(&mut self, parent: ParentEntity<'_>, depth: i32, weight: u64) {
-        if self.se.is_null() {
-            return;
-        }
-        let queue = match parent.my_q_and_depth() {
-            Some((my_q, _)) => my_q,
-            // SAFETY: `cpu_rq()` is a valid runqueue; only a field address is taken.
-            None => unsafe { &raw mut (*cpu_rq(self.cpu)).cfs },
+    fn link(&mut self) {
+        let (queue, depth) = if self.parent.is_null() {
+            // SAFETY: `cpu` is possible (type invariants), so `cpu_rq()` is a valid runqueue; only
+            // a field address is taken.
+            (unsafe { &raw mut (*cpu_rq(self.cpu)).cfs }, 0)
+        } else {
+            // SAFETY: A non-null parent is an initialised entity (type invariants), whose `my_q`
+            // and `depth` are set when it is initialised and not changed after.
+            let (my_q, depth) = unsafe { ((*self.parent).my_q, (*self.parent).depth) };
+            // C computes `parent->depth + 1` on an `int`.
+            (my_q, depth.wrapping_add(1))
         };
         let se = self.se;
-        // SAFETY: `se` is valid and exclusively ours (type invariants).
+        // SAFETY: `se` is valid and exclusively ours (type invariants; `init_tg_cfs_entry()`
+        // checked that it is not null); the parent entity outlives it (type invariants), so storing it as
+        // `se->parent` leaves no dangling pointer.
         unsafe {
             (*se).cfs_rq = queue;
             (*se).depth = depth;
             (*se).my_q = self.cfs_rq;
-            // `update_load_set()`: the weight, and an inverse to be computed on first use.
-            (*se).load.weight = crate::num::casts::arch::u64_as_usize(weight);
+            // `update_load_set()`: group entities always have a weight, and an inverse to be
+            // computed on first use.
+            (*se).load.weight = crate::num::casts::arch::u64_as_usize(NICE_0_LOAD);
             (*se).load.inv_weight = 0;
-            (*se).parent = parent.se;
+            (*se).parent = self.parent;
         }
     }
 
     /// Resets the entity's load-tracking averages (`init_entity_runnable_average()`); nothing
     /// for the root group.
     #[inline]
-    pub fn init_runnable_average(&mut self) {
+    fn init_runnable_average(&mut self) {
         if !self.se.is_null() {
             // SAFETY: `se` is valid and exclusively ours (type invariants).
             unsafe { bindings::init_entity_runnable_average(self.se) };
@@ -395,19 +373,32 @@ impl NewTaskGroup<'_> {
         unsafe { bindings::sched_tg_init_cfs_bandwidth(self.0, parent.as_raw()) };
     }
 
-    /// Hands the per-CPU state to the group: `tg->cfs_rq` then owns it, and
-    /// `free_fair_sched_group()` frees it.
+    /// Allocates the group's per-CPU state below `parent`, initialises it on every possible CPU
+    /// and installs it: `tg->cfs_rq` then owns it, and `free_fair_sched_group()` frees it.
     ///
-    /// A `PerCpu<CfsTgState>` exists only initialised on every possible CPU
-    /// ([`PerCpu::try_pin_init_zeroed`] with [`CfsTgState::new`]).
+    /// Equivalent to the allocation and the per-CPU loop of `alloc_fair_sched_group()`. On
+    /// failure the group is left untouched. Fails with `EEXIST` if the group has a state.
     #[inline]
-    pub fn install(&mut self, state: PerCpu<CfsTgState>) {
+    pub fn init_state(&mut self, parent: &TaskGroup, flags: Flags) -> Result {
+        // SAFETY: The group is valid and unpublished, so this is the only access (type
+        // invariants).
+        if !unsafe { (*self.0).cfs_rq }.is_null() {
+            return Err(EEXIST);
+        }
+        // INVARIANT: `self.0` is valid and ours for the borrow (type invariants); `parent` is
+        // the group's parent.
+        let init = CfsTgStateInit {
+            tg: self.0,
+            parent,
+        };
+        let state = PerCpu::try_init_per_cpu(init, flags)?;
         // CAST: `cfs_rq` is at offset 0 of `cfs_tg_state`, so the per-CPU address of the state
         // is also that of its `cfs_rq`.
         let cfs_rq = state.into_raw().cast::<bindings::cfs_rq>();
         // SAFETY: The group is valid and unpublished, so this is the only access (type
         // invariants); publishing it later orders this store before any reader.
         unsafe { (*self.0).cfs_rq = cfs_rq.as_raw() };
+        Ok(())
     }
 }
 
@@ -418,8 +409,9 @@ impl NewTaskGroup<'_> {
 /// # Safety
 ///
 /// `tg` must be a non-root group being freed (`sched_free_group()`): nothing can reach it any
-/// more, and its `cfs_rq` is null or the state allocated for it, by Rust ([`NewTaskGroup::
-/// install`]) or by C's `alloc_fair_sched_group()`, both initialising every possible CPU.
+/// more, and its `cfs_rq` is null or the state allocated for it, by Rust
+/// ([`NewTaskGroup::init_state`]) or by C's `alloc_fair_sched_group()`, both initialising every
+/// possible CPU.
 pub unsafe fn take_state(tg: *mut bindings::task_group) -> Option<PerCpu<CfsTgState>> {
     // SAFETY: `tg` is valid and exclusively ours by the safety requirements.
     let cfs_rq = unsafe { core::mem::replace(&mut (*tg).cfs_rq, core::ptr::null_mut()) };

@@ -17,127 +17,27 @@
 //! `sched_balance_find_src_rq()`) and a remote runqueue's `nr_pref_llc_running`
 //! (`alb_break_llc()`); `task_tick_cache()` reads `cpu_epoch` under the runqueue lock only;
 //! the debugfs dump reads the counters and `preferred_llc`; domain rebuilds publish `rq->sd`.
-//! Those fields are accessed here with the kernel's atomics (`READ_ONCE()`/`WRITE_ONCE()`,
-//! relaxed), so that the Rust side has no data race in Rust's memory model; C keeps its plain
-//! accesses, which the kernel's memory model tolerates for these statistics.
+//! Those fields are accessed here with the kernel's atomics ([`Atomic::from_ptr`], relaxed: C's
+//! `READ_ONCE()`/`WRITE_ONCE()`), so that the Rust side has no data race in Rust's memory model;
+//! C keeps its plain accesses, which the kernel's memory model tolerates for these statistics.
 
 use super::{EpochLocked, RqLocked};
 use crate::{
     bindings,
+    sync::atomic::{Atomic, Relaxed},
     types::Opaque, //
 };
 use core::marker::PhantomData;
 
-/// A field that some CPU reads or writes without the lock that serialises its writers.
-///
-/// Every Rust access to such a field goes through the kernel's atomic helpers
-/// (`atomic_read()`/`atomic_set()`, `atomic64_read()`/`atomic64_set()`: `READ_ONCE()` and
-/// `WRITE_ONCE()`, relaxed atomics of the kernel memory model), never a plain load or store. They
-/// are called directly rather than through `Atomic<T>`: with `-Copt-level=s`, rustc shares
-/// generic instances with the `kernel` crate, and `Atomic<T>`'s `as_ptr()` is not `#[inline]`,
-/// so each access became a call out of the hot path.
-trait Racy: Copy {
-    /// `READ_ONCE(*p)`.
-    ///
-    /// # Safety
-    ///
-    /// `p` must be valid and aligned, and every Rust access to it atomic.
-    unsafe fn read_once(p: *mut Self) -> Self;
-
-    /// `WRITE_ONCE(*p, v)`.
-    ///
-    /// # Safety
-    ///
-    /// As for [`Racy::read_once`], and `p` valid for writes.
-    unsafe fn write_once(p: *mut Self, v: Self);
-}
-
-// `atomic64_t` stands for the 64-bit fields: `CONFIG_SCHED_RUST_CFS` requires `64BIT`.
-crate::static_assert!(size_of::<usize>() == 8);
-
-impl Racy for u32 {
-    #[inline(always)]
-    unsafe fn read_once(p: *mut Self) -> Self {
-        // CAST: `atomic_t` is one `int`: same size and alignment as `u32`; the bits are kept.
-        // SAFETY: Guaranteed by the safety requirements.
-        unsafe { bindings::atomic_read(p.cast()) as u32 }
-    }
-
-    #[inline(always)]
-    unsafe fn write_once(p: *mut Self, v: Self) {
-        // SAFETY: As above.
-        unsafe { bindings::atomic_set(p.cast(), v as i32) }
-    }
-}
-
-impl Racy for i32 {
-    #[inline(always)]
-    unsafe fn read_once(p: *mut Self) -> Self {
-        // SAFETY: `atomic_t` is one `int`; guaranteed by the safety requirements.
-        unsafe { bindings::atomic_read(p.cast()) }
-    }
-
-    #[inline(always)]
-    unsafe fn write_once(p: *mut Self, v: Self) {
-        // SAFETY: As above.
-        unsafe { bindings::atomic_set(p.cast(), v) }
-    }
-}
-
-impl Racy for u64 {
-    #[inline(always)]
-    unsafe fn read_once(p: *mut Self) -> Self {
-        // CAST: `atomic64_t` is one `s64`: same size and alignment as `u64`; the bits are kept.
-        // SAFETY: Guaranteed by the safety requirements.
-        unsafe { bindings::atomic64_read(p.cast()) as u64 }
-    }
-
-    #[inline(always)]
-    unsafe fn write_once(p: *mut Self, v: Self) {
-        // SAFETY: As above.
-        unsafe { bindings::atomic64_set(p.cast(), v as i64) }
-    }
-}
-
-impl Racy for usize {
-    #[inline(always)]
-    unsafe fn read_once(p: *mut Self) -> Self {
-        // SAFETY: `usize` is `u64` here (asserted above); guaranteed by the safety requirements.
-        crate::num::casts::arch::u64_as_usize(unsafe { u64::read_once(p.cast()) })
-    }
-
-    #[inline(always)]
-    unsafe fn write_once(p: *mut Self, v: Self) {
-        // SAFETY: As above.
-        unsafe { u64::write_once(p.cast(), crate::num::casts::usize_as_u64(v)) }
-    }
-}
-
-impl<T> Racy for *mut T {
-    #[inline(always)]
-    unsafe fn read_once(p: *mut Self) -> Self {
-        // SAFETY: A pointer is 64 bits here (asserted above); guaranteed by the safety
-        // requirements.
-        let addr = unsafe { usize::read_once(p.cast()) };
-        // The pointer was published by a store of an exposed address (C).
-        core::ptr::with_exposed_provenance_mut(addr)
-    }
-
-    #[inline(always)]
-    unsafe fn write_once(p: *mut Self, v: Self) {
-        // SAFETY: As above.
-        unsafe { usize::write_once(p.cast(), v.expose_provenance()) }
-    }
-}
-
 impl<'a> RqLocked<'a> {
     /// Returns the LLC counters of this runqueue and of its bottom sched domain.
     #[inline]
-    pub fn llc(&self) -> &'a RqLlc {
+    pub fn llc(&self) -> &RqLlc {
         // CAST: `RqLlc` is `repr(transparent)` over `Opaque<rq>`, which has its layout.
-        // SAFETY: The runqueue is valid and locked for `'a` (invariants of `RqLocked`).
-        // INVARIANT: The lock is held for `'a`, with interrupts disabled (an RCU read-side
-        // section for `rq->sd`).
+        // SAFETY: The runqueue is valid and locked for `'a` (invariants of `RqLocked`), which
+        // outlives the borrow of `self`.
+        // INVARIANT: The lock, a raw spinlock, is held while the view exists, so preemption is
+        // disabled, which makes an RCU read-side critical section for `rq->sd`.
         unsafe { &*self.as_raw().cast::<RqLlc>() }
     }
 
@@ -148,10 +48,10 @@ impl<'a> RqLocked<'a> {
     ///
     /// `p` must be a valid task whose runqueue is this one.
     #[inline]
-    pub unsafe fn task(&self, p: *mut bindings::task_struct) -> &'a TaskLlc {
+    pub unsafe fn task(&self, p: *mut bindings::task_struct) -> &TaskLlc {
         // CAST: `TaskLlc` is `repr(transparent)` over `Opaque<task_struct>`.
         // SAFETY: `p` is valid, and on this runqueue, whose lock is held for `'a` (safety
-        // requirements and invariants of `RqLocked`).
+        // requirements and invariants of `RqLocked`), which outlives the borrow of `self`.
         // INVARIANT: As just said.
         unsafe { &*p.cast::<TaskLlc>() }
     }
@@ -163,15 +63,16 @@ impl<'a> RqLocked<'a> {
 ///
 /// # Invariants
 ///
-/// While a `&RqLlc` exists, the runqueue is valid and its lock is held with interrupts
-/// disabled (which is also an RCU read-side critical section for `rq->sd`).
+/// While a `&RqLlc` exists, the runqueue is valid and its lock is held. The lock is a raw
+/// spinlock: holding it disables preemption, which makes an RCU read-side critical section
+/// (RCU-sched and RCU are one flavour), in which `rq->sd` stays valid.
 #[repr(transparent)]
 pub struct RqLlc(Opaque<bindings::rq>);
 
 impl RqLlc {
     #[inline]
     fn rq(&self) -> *mut bindings::rq {
-        core::ptr::from_ref(self).cast_mut().cast()
+        self.0.get()
     }
 
     /// Returns `rq->nr_llc_running`, the number of queued tasks with a preferred LLC.
@@ -180,7 +81,7 @@ impl RqLlc {
         // SAFETY: The runqueue is valid (type invariants); the debugfs dump
         // (`rust_cfs/llc_state`) reads the counter without the lock, so every Rust access is
         // atomic.
-        unsafe { Racy::read_once(&raw mut (*self.rq()).nr_llc_running) }
+        unsafe { Atomic::from_ptr(&raw mut (*self.rq()).nr_llc_running).load(Relaxed) }
     }
 
     /// Sets `rq->nr_llc_running`.
@@ -188,7 +89,7 @@ impl RqLlc {
     pub fn set_nr_llc_running(&self, v: u32) {
         // SAFETY: As in `nr_llc_running()`; the lock, held (type invariants), makes this the
         // only writer.
-        unsafe { Racy::write_once(&raw mut (*self.rq()).nr_llc_running, v) };
+        unsafe { Atomic::from_ptr(&raw mut (*self.rq()).nr_llc_running).store(v, Relaxed) };
     }
 
     /// Returns `rq->nr_pref_llc_running`, the number of queued, non-delayed tasks on their
@@ -198,7 +99,7 @@ impl RqLlc {
         // SAFETY: The runqueue is valid (type invariants); load balancing (`alb_break_llc()`)
         // reads the counter of a remote runqueue without its lock, so every Rust access is
         // atomic.
-        unsafe { Racy::read_once(&raw mut (*self.rq()).nr_pref_llc_running) }
+        unsafe { Atomic::from_ptr(&raw mut (*self.rq()).nr_pref_llc_running).load(Relaxed) }
     }
 
     /// Sets `rq->nr_pref_llc_running`.
@@ -206,7 +107,7 @@ impl RqLlc {
     pub fn set_nr_pref_llc_running(&self, v: u32) {
         // SAFETY: As in `nr_pref_llc_running()`; the lock, held (type invariants), makes this
         // the only writer.
-        unsafe { Racy::write_once(&raw mut (*self.rq()).nr_pref_llc_running, v) };
+        unsafe { Atomic::from_ptr(&raw mut (*self.rq()).nr_pref_llc_running).store(v, Relaxed) };
     }
 
     /// Returns the count of LLC `llc` in the bottom domain (`rq->sd->llc_counts[llc]`), or
@@ -217,13 +118,14 @@ impl RqLlc {
         // SAFETY: The runqueue is valid (type invariants); `rq->sd` is published with
         // `rcu_assign_pointer()` by domain rebuilds, which do not take this lock, so it is read
         // atomically.
-        let sd = unsafe { Racy::read_once(&raw mut (*self.rq()).sd) };
+        let sd = unsafe { Atomic::from_ptr(&raw mut (*self.rq()).sd).load(Relaxed) };
         if sd.is_null() {
             return None;
         }
-        // SAFETY: `sd` stays valid within the RCU read-side section that the rq lock with
-        // interrupts off implies (type invariants); `llc_max` and `llc_counts` are set before
-        // the domain is published and do not change after.
+        // SAFETY: `sd` was published with `rcu_assign_pointer()` and is freed only after a grace
+        // period; the held runqueue lock disables preemption, an RCU read-side critical section
+        // that lasts while `self` exists (type invariants), so `sd` is valid here. `llc_max` and
+        // `llc_counts` are set before the domain is published and do not change after.
         let (max, counts) = unsafe { ((*sd).llc_max, (*sd).llc_counts) };
         // No separate NULL test: the domain code sets and clears `llc_counts` and `llc_max`
         // together (`build_sched_domains()`, `cpu_attach_domain()`), so a domain without
@@ -246,9 +148,9 @@ impl RqLlc {
         // counts of remote domains without this lock, so every Rust access is atomic. Only the
         // holder of this runqueue's lock writes its domain's counts: no read-modify-write.
         // SAFETY: `c` is a valid count (`llc_count()`), accessed atomically.
-        let n = unsafe { Racy::read_once(c) };
+        let n = unsafe { Atomic::from_ptr(c).load(Relaxed) };
         // SAFETY: As just above; this CPU holds the lock that serialises the writers.
-        unsafe { Racy::write_once(c, f(n)) };
+        unsafe { Atomic::from_ptr(c).store(f(n), Relaxed) };
     }
 }
 
@@ -265,7 +167,7 @@ pub struct TaskLlc(Opaque<bindings::task_struct>);
 impl TaskLlc {
     #[inline]
     fn p(&self) -> *mut bindings::task_struct {
-        core::ptr::from_ref(self).cast_mut().cast()
+        self.0.get()
     }
 
     /// Returns the task's preferred LLC (`p->preferred_llc`), or a negative value for none.
@@ -274,7 +176,7 @@ impl TaskLlc {
         // SAFETY: The task is valid (type invariants). `account_mm_sched()` writes the field
         // with `WRITE_ONCE()` under this lock, and the debugfs dump reads it without the lock;
         // the Rust read is atomic, as C's `READ_ONCE()`.
-        unsafe { Racy::read_once(&raw mut (*self.p()).preferred_llc) }
+        unsafe { Atomic::from_ptr(&raw mut (*self.p()).preferred_llc).load(Relaxed) }
     }
 
     /// Returns the LLC of the CPU the task is on (`task_llc()`).
@@ -312,10 +214,10 @@ impl TaskLlc {
 impl<'a> EpochLocked<'a> {
     /// Returns the epoch clock of this runqueue.
     #[inline]
-    pub fn epoch(&self) -> &'a RqEpoch {
+    pub fn epoch(&self) -> &RqEpoch {
         // CAST: `RqEpoch` is `repr(transparent)` over `Opaque<rq>`.
         // SAFETY: The runqueue is valid and its `cpu_epoch_lock` held for `'a` (invariants of
-        // `EpochLocked`).
+        // `EpochLocked`), which outlives the borrow of `self`.
         // INVARIANT: As just said.
         unsafe { &*self.rq.cast::<RqEpoch>() }
     }
@@ -327,10 +229,11 @@ impl<'a> EpochLocked<'a> {
     /// `t` must be valid for `'a`: the `sched_cache_time` of a process on this runqueue's CPU
     /// (`per_cpu_ptr(mm->sc_stat.pcpu_sched, cpu_of(rq))`).
     #[inline]
-    pub unsafe fn cache_time(&self, t: *mut bindings::sched_cache_time) -> &'a CacheTime {
+    pub unsafe fn cache_time(&self, t: *mut bindings::sched_cache_time) -> &CacheTime {
         // CAST: `CacheTime` is `repr(transparent)` over `Opaque<sched_cache_time>`.
         // SAFETY: `t` is valid for `'a` and belongs to this CPU, whose `cpu_epoch_lock`
-        // serialises its writers and is held for `'a` (safety requirements, type invariants).
+        // serialises its writers and is held for `'a` (safety requirements, type invariants),
+        // which outlives the borrow of `self`.
         // INVARIANT: As just said.
         unsafe { &*t.cast::<CacheTime>() }
     }
@@ -351,17 +254,17 @@ impl RqEpoch {
     /// Returns `(cpu_epoch, cpu_epoch_next, cpu_runtime)`.
     #[inline]
     pub fn get(&self) -> (u64, u64, u64) {
-        let rq: *mut bindings::rq = core::ptr::from_ref(self).cast_mut().cast();
+        let rq = self.0.get();
         // Writers hold `cpu_epoch_lock`, which is held. `task_tick_cache()` (under the runqueue
         // lock only) and `mm_init_sched()` read `cpu_epoch` without it, so it is accessed
         // atomically; the other two fields are only accessed under the lock, the same way at no
         // cost (the helpers are plain moves).
         // SAFETY: The runqueue is valid (type invariants); `cpu_epoch` is accessed atomically.
-        let epoch = unsafe { Racy::read_once(&raw mut (*rq).cpu_epoch) };
+        let epoch = unsafe { Atomic::from_ptr(&raw mut (*rq).cpu_epoch).load(Relaxed) };
         // SAFETY: As above, for `cpu_epoch_next`.
-        let next = unsafe { Racy::read_once(&raw mut (*rq).cpu_epoch_next) };
+        let next = unsafe { Atomic::from_ptr(&raw mut (*rq).cpu_epoch_next).load(Relaxed) };
         // SAFETY: As above, for `cpu_runtime`.
-        let runtime = unsafe { Racy::read_once(&raw mut (*rq).cpu_runtime) };
+        let runtime = unsafe { Atomic::from_ptr(&raw mut (*rq).cpu_runtime).load(Relaxed) };
         (
             crate::num::casts::usize_as_u64(epoch),
             crate::num::casts::usize_as_u64(next),
@@ -372,17 +275,17 @@ impl RqEpoch {
     /// Sets `(cpu_epoch, cpu_epoch_next, cpu_runtime)`.
     #[inline]
     pub fn set(&self, epoch: u64, epoch_next: u64, runtime: u64) {
-        let rq: *mut bindings::rq = core::ptr::from_ref(self).cast_mut().cast();
+        let rq = self.0.get();
         let (epoch, epoch_next) = (
             crate::num::casts::arch::u64_as_usize(epoch),
             crate::num::casts::arch::u64_as_usize(epoch_next),
         );
         // SAFETY: As in `get()`; the lock, held (type invariants), makes this the only writer.
-        unsafe { Racy::write_once(&raw mut (*rq).cpu_epoch, epoch) };
+        unsafe { Atomic::from_ptr(&raw mut (*rq).cpu_epoch).store(epoch, Relaxed) };
         // SAFETY: As above, for `cpu_epoch_next`.
-        unsafe { Racy::write_once(&raw mut (*rq).cpu_epoch_next, epoch_next) };
+        unsafe { Atomic::from_ptr(&raw mut (*rq).cpu_epoch_next).store(epoch_next, Relaxed) };
         // SAFETY: As above, for `cpu_runtime`.
-        unsafe { Racy::write_once(&raw mut (*rq).cpu_runtime, runtime) };
+        unsafe { Atomic::from_ptr(&raw mut (*rq).cpu_runtime).store(runtime, Relaxed) };
     }
 }
 
@@ -401,26 +304,26 @@ impl CacheTime {
     /// Returns `(runtime, epoch)`.
     #[inline]
     pub fn get(&self) -> (u64, u64) {
-        let t: *mut bindings::sched_cache_time = core::ptr::from_ref(self).cast_mut().cast();
+        let t = self.0.get();
         // Accessed only under the held `cpu_epoch_lock` (`fraction_mm_sched()`,
         // `account_mm_sched()`); atomically all the same, at no cost (the helpers are plain
         // moves).
         // SAFETY: Valid (type invariants); `runtime` is accessed atomically.
-        let runtime = unsafe { Racy::read_once(&raw mut (*t).runtime) };
+        let runtime = unsafe { Atomic::from_ptr(&raw mut (*t).runtime).load(Relaxed) };
         // SAFETY: As above, for `epoch`.
-        let epoch = unsafe { Racy::read_once(&raw mut (*t).epoch) };
+        let epoch = unsafe { Atomic::from_ptr(&raw mut (*t).epoch).load(Relaxed) };
         (runtime, crate::num::casts::usize_as_u64(epoch))
     }
 
     /// Sets `(runtime, epoch)`.
     #[inline]
     pub fn set(&self, runtime: u64, epoch: u64) {
-        let t: *mut bindings::sched_cache_time = core::ptr::from_ref(self).cast_mut().cast();
+        let t = self.0.get();
         let epoch = crate::num::casts::arch::u64_as_usize(epoch);
         // SAFETY: As in `get()`; the lock, held (type invariants), makes this the only writer.
-        unsafe { Racy::write_once(&raw mut (*t).runtime, runtime) };
+        unsafe { Atomic::from_ptr(&raw mut (*t).runtime).store(runtime, Relaxed) };
         // SAFETY: As above, for `epoch`.
-        unsafe { Racy::write_once(&raw mut (*t).epoch, epoch) };
+        unsafe { Atomic::from_ptr(&raw mut (*t).epoch).store(epoch, Relaxed) };
     }
 }
 
@@ -484,13 +387,13 @@ impl<'a> RunningAvg<'a> {
     pub fn get(&self) -> u64 {
         // SAFETY: `avg` is valid (type invariants); other CPUs read it concurrently with
         // `READ_ONCE()`, so every Rust access is atomic.
-        unsafe { Racy::read_once(self.avg) }
+        unsafe { Atomic::from_ptr(self.avg).load(Relaxed) }
     }
 
     /// Sets the average: a `WRITE_ONCE()` for the concurrent readers.
     #[inline]
     pub fn set(&mut self, v: u64) {
         // SAFETY: As in `get()`; this is the only writer (type invariants).
-        unsafe { Racy::write_once(self.avg, v) };
+        unsafe { Atomic::from_ptr(self.avg).store(v, Relaxed) };
     }
 }

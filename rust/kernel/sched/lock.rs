@@ -20,8 +20,11 @@ use core::marker::PhantomData;
 /// Proof that the current CPU holds the lock of a runqueue (`rq_lockp(rq)`) for `'a`.
 ///
 /// The runqueue's fair runqueues ([`RqLocked::cfs_rq`]), their entities, and the LLC state of
-/// the runqueue and its tasks (`RqLocked::llc`, `RqLocked::task`) are views derived from it,
-/// with its lifetime.
+/// the runqueue and its tasks (`RqLocked::llc`, `RqLocked::task`) are views borrowed from it, as
+/// the data of a [`Guard`] is borrowed from the guard: no view outlives the token. The token is
+/// not [`Send`]: the lock is held by this CPU, in this context.
+///
+/// [`Guard`]: crate::sync::lock::Guard
 ///
 /// # Invariants
 ///
@@ -88,40 +91,43 @@ impl<'a> RqLocked<'a> {
         self.rq
     }
 
-    /// Returns the view of `cfs_rq`, a fair runqueue of this runqueue, for as long as the lock
-    /// is held.
+    /// Returns the view of `cfs_rq`, a fair runqueue of this runqueue, borrowed from the token.
     ///
     /// # Safety
     ///
     /// `cfs_rq` must be a valid fair runqueue of this runqueue (`rq_of(cfs_rq)` is it): its own
     /// `cfs` or a group's on this CPU.
     #[inline]
-    pub unsafe fn cfs_rq(&self, cfs_rq: *mut bindings::cfs_rq) -> &'a CfsRqView {
+    pub unsafe fn cfs_rq(&self, cfs_rq: *mut bindings::cfs_rq) -> &CfsRqView {
         // SAFETY: `cfs_rq` is valid and belongs to this runqueue by the safety requirements, so
-        // its fields and its tree are protected by the lock held for `'a` (type invariants).
+        // its fields and its tree are protected by the lock held for `'a` (type invariants),
+        // which outlives the borrow of `self` that the view is tied to.
         unsafe { CfsRqView::from_raw(cfs_rq) }
     }
 
-    /// Returns the entity `se`, queued on or running on a fair runqueue of this runqueue.
+    /// Returns the entity `se`, queued on or running on a fair runqueue of this runqueue, borrowed
+    /// from the token. It has no tree links: see [`CfsRqView::root`] for the tree.
     ///
     /// # Safety
     ///
     /// `se` must be a valid entity of a fair runqueue of this runqueue.
     #[inline]
-    pub unsafe fn entity(&self, se: *mut bindings::sched_entity) -> &'a SchedEntity {
+    pub unsafe fn entity(&self, se: *mut bindings::sched_entity) -> &SchedEntity {
         // SAFETY: `se` is valid and protected by this runqueue's lock, held for `'a` (type
-        // invariants and safety requirements).
+        // invariants and safety requirements), which outlives the borrow of `self`.
         unsafe { SchedEntity::from_raw(se) }
     }
 }
 
-/// Returns the runqueue of `cpu`.
+/// Returns the address of the runqueue of `cpu`.
 ///
-/// Equivalent to the kernel's `cpu_rq()`.
+/// Equivalent to the kernel's `cpu_rq()`. Only possible CPUs have a runqueue: the address of
+/// another CPU's is not to be dereferenced.
 #[inline]
 pub fn cpu_rq(cpu: CpuId) -> *mut bindings::rq {
     // SAFETY: `runqueues` is a per-CPU variable, so its address is a valid per-CPU address, and
-    // every CPU below `nr_cpu_ids` has a runqueue; only an address is computed.
+    // `cpu` is below `nr_cpu_ids` (invariants of `CpuId`); only an address is computed, not
+    // dereferenced. It is a runqueue only for a possible CPU, which callers that use it ensure.
     unsafe { bindings::per_cpu_ptr((&raw mut bindings::runqueues).cast(), cpu.as_u32()) }.cast()
 }
 
@@ -149,7 +155,7 @@ pub unsafe fn rq_of(cfs_rq: *mut bindings::cfs_rq) -> *mut bindings::rq {
 /// Proof that the current CPU holds `rq->cpu_epoch_lock` of a runqueue for `'a`.
 ///
 /// The runqueue's epoch clock (`RqEpoch`) and the processes' runtimes on its CPU
-/// (`CacheTime`) are views derived from it.
+/// (`CacheTime`) are views borrowed from it. It is not [`Send`].
 ///
 /// # Invariants
 ///

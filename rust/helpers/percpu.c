@@ -3,7 +3,7 @@
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
 
-/* Per-CPU allocations, for rust/kernel/sched/percpu.rs. */
+/* Per-CPU allocations, for rust/kernel/percpu.rs. */
 
 __rust_helper void __percpu *rust_helper___alloc_percpu_gfp(size_t size, size_t align, gfp_t gfp)
 {

@@ -5,14 +5,14 @@
 //! C header: [`include/linux/percpu.h`](srctree/include/linux/percpu.h)
 //!
 //! [`PerCpu<T>`] owns one `T` per possible CPU, allocated with the kernel's per-CPU allocator
-//! (`alloc_percpu_gfp()`) and freed on drop (`free_percpu()`). The instances never move: they
-//! are initialised in place, zero-filled ([`PerCpu::new`], for [`Zeroable`] types), by a
-//! [`PinInit`] per CPU ([`PerCpu::try_pin_init`], for types that point into themselves), or by
-//! an initialiser that starts from the allocator's zero-filled memory and writes only what is
-//! not zero ([`PerCpu::try_pin_init_zeroed`], for large, mostly zero C structures), and
-//! reached by [`CpuId`] (`per_cpu_ptr()`). The `__percpu` address itself is a [`PerCpuPtr`],
-//! which Rust cannot dereference. It works through the generic per-CPU C helpers, with no
-//! architecture-specific code.
+//! (`alloc_percpu_gfp()`) and freed on drop (`free_percpu()`). The instances never move. They
+//! are initialised in place: zero-filled ([`PerCpu::new`], for [`Zeroable`] types), by a
+//! [`PinInit`] per CPU ([`PerCpu::try_pin_init`]), or by a [`PerCpuInit`], an initialiser told
+//! which CPU each slot belongs to and allowed to rely on the allocator's zero-filled memory
+//! ([`PerCpu::try_init_per_cpu`]). Instances are reached by [`CpuId`] (`per_cpu_ptr()`), for
+//! possible CPUs only. The `__percpu` address itself is a [`PerCpuPtr`], which Rust cannot
+//! dereference. It works through the generic per-CPU C helpers, with no architecture-specific
+//! code.
 
 use crate::{
     alloc::{AllocError, Flags},
@@ -73,6 +73,51 @@ impl<T> PerCpuPtr<T> {
     }
 }
 
+/// An initialiser of the instances of a [`PerCpu<T>`], told which CPU each one belongs to.
+///
+/// [`PerCpu::try_init_per_cpu`] calls [`PerCpuInit::init_cpu`] once per possible CPU, with the
+/// address of that CPU's instance, as the per-CPU allocator returned it: zero-filled. The CPU
+/// comes from [`PerCpu`], so an initialiser that records the CPU in the instance (as the state of
+/// a task group records its runqueue) cannot be given another CPU's slot.
+///
+/// A closure returning a [`PinInit`] per CPU is one ([`PerCpu::try_pin_init`]); a type whose
+/// in-place initialisation is a fixed C sequence that relies on the zero-filled start (as C's
+/// `alloc_percpu()` callers do) implements it itself.
+///
+/// # Safety
+///
+/// Implementers guarantee that [`PerCpuInit::init_cpu`], given a slot that satisfies its safety
+/// requirements, either returns `Ok` with a valid `T` in the slot, or returns `Err` with nothing
+/// in the slot that needs dropping.
+pub unsafe trait PerCpuInit<T, E> {
+    /// Initialises `slot`, the instance of `cpu`.
+    ///
+    /// # Safety
+    ///
+    /// - `slot` is the instance of the possible CPU `cpu` in a live per-CPU allocation for `T`:
+    ///   valid for reads and writes, aligned, and with all its bytes zero.
+    /// - The instance is not moved until it is dropped.
+    unsafe fn init_cpu(&mut self, cpu: CpuId, slot: *mut T) -> Result<(), E>;
+}
+
+/// The [`PerCpuInit`] of a closure that returns a [`PinInit`] for each CPU.
+struct PinInitPerCpu<F>(F);
+
+// SAFETY: A `PinInit` initialises its slot in place and, when it fails, leaves nothing in it
+// that needs dropping (the contract of `pin_init::raw_try_init`).
+unsafe impl<T, E, I, F> PerCpuInit<T, E> for PinInitPerCpu<F>
+where
+    I: PinInit<T, E>,
+    F: FnMut(CpuId) -> I,
+{
+    #[inline]
+    unsafe fn init_cpu(&mut self, cpu: CpuId, slot: *mut T) -> Result<(), E> {
+        // SAFETY: `slot` is valid, aligned and never moved until dropped (safety requirements);
+        // `raw_try_init` needs no more.
+        unsafe { pin_init::raw_try_init(slot, (self.0)(cpu)) }
+    }
+}
+
 /// An owned dynamic per-CPU allocation: one `T` per possible CPU.
 ///
 /// Equivalent to a pointer returned by `alloc_percpu_gfp()`, which [`PerCpu::drop`] frees with
@@ -88,8 +133,8 @@ impl<T> PerCpuPtr<T> {
 /// # Examples
 ///
 /// ```
+/// use kernel::percpu::{possible_cpus, PerCpu, PerCpuPtr};
 /// use kernel::prelude::*;
-/// use kernel::sched::percpu::{possible_cpus, PerCpu, PerCpuPtr};
 ///
 /// let mut counters = PerCpu::<u64>::new(GFP_KERNEL)?;
 ///
@@ -113,32 +158,20 @@ impl<T> PerCpuPtr<T> {
 /// struct Square {
 ///     n: u64,
 /// }
-/// let squares = PerCpu::<Square>::try_pin_init(GFP_KERNEL, |cpu| {
-///     let n = u64::from(cpu.as_u32());
-///     kernel::try_pin_init!(Square { n: n * n })
-/// })?;
+/// let squares = PerCpu::<Square>::try_pin_init(
+///     |cpu| {
+///         let n = u64::from(cpu.as_u32());
+///         kernel::try_pin_init!(Square { n: n * n })
+///     },
+///     GFP_KERNEL,
+/// )?;
 /// assert!(squares.iter().all(|(cpu, s)| s.n == u64::from(cpu.as_u32()).pow(2)));
-///
-/// // Or start from the allocator's zero-filled memory and write only what is not zero.
-/// use kernel::sched::percpu::zeroed_pin_init_from_closure;
-/// let tables = PerCpu::<[u64; 64]>::try_pin_init_zeroed(GFP_KERNEL, |cpu| {
-///     // SAFETY: Writing one element of the zero-filled array leaves a valid array, and the
-///     // closure does not fail.
-///     unsafe {
-///         zeroed_pin_init_from_closure(move |slot: *mut [u64; 64]| {
-///             (*slot)[0] = u64::from(cpu.as_u32()) + 1;
-///             Ok::<(), Error>(())
-///         })
-///     }
-/// })?;
-/// assert!(tables
-///     .iter()
-///     .all(|(cpu, t)| t[0] == u64::from(cpu.as_u32()) + 1 && t[1..].iter().all(|&v| v == 0)));
 ///
 /// // Hand the `__percpu` address to C and take it back: it is freed once, on drop.
 /// let raw: *mut u64 = counters.into_raw().as_raw();
+/// let ptr = PerCpuPtr::from_raw(raw).ok_or(EINVAL)?;
 /// // SAFETY: `raw` comes from `into_raw()` and is not used after this.
-/// let counters = unsafe { PerCpu::<u64>::from_raw(PerCpuPtr::from_raw(raw).unwrap()) };
+/// let counters = unsafe { PerCpu::<u64>::from_raw(ptr) };
 /// drop(counters);
 /// # Ok::<(), Error>(())
 /// ```
@@ -154,33 +187,6 @@ unsafe impl<T: Send> Send for PerCpu<T> {}
 // SAFETY: `&PerCpu<T>` gives out only `&T` (mutable access needs `&mut PerCpu<T>`), so sharing it
 // between threads is fine when `T: Sync`.
 unsafe impl<T: Sync> Sync for PerCpu<T> {}
-
-/// An in-place initialiser of a `T` that relies on starting from zero-filled memory: what
-/// [`PerCpu::try_pin_init_zeroed`] runs on each CPU's slot, as the per-CPU allocator returns it.
-///
-/// Nothing else accepts one, so the zero-filled start is guaranteed by type. Made with
-/// [`zeroed_pin_init_from_closure`].
-pub struct ZeroedPinInit<T, E, F: FnOnce(*mut T) -> Result<(), E>> {
-    f: F,
-    _p: PhantomData<SlotInit<T, E>>,
-}
-
-/// The signature of the closure of a [`ZeroedPinInit`].
-type SlotInit<T, E> = fn(*mut T) -> Result<(), E>;
-
-/// Makes a [`ZeroedPinInit`] of `f`, which receives the slot.
-///
-/// # Safety
-///
-/// Given a valid, aligned slot for a `T` whose bytes are all zero and which is never moved, `f`
-/// must either leave a valid `T` in it and return `Ok`, or return `Err` with nothing in the slot
-/// that needs dropping.
-pub unsafe fn zeroed_pin_init_from_closure<T, E, F>(f: F) -> ZeroedPinInit<T, E, F>
-where
-    F: FnOnce(*mut T) -> Result<(), E>,
-{
-    ZeroedPinInit { f, _p: PhantomData }
-}
 
 impl<T: Zeroable> PerCpu<T> {
     /// Allocates one zero-initialised `T` per possible CPU.
@@ -233,80 +239,58 @@ impl<T> PerCpu<T> {
         NonNull::new(ptr.cast()).ok_or(AllocError)
     }
 
-    /// Allocates one `T` per possible CPU and initialises each in place with `init(cpu)`.
-    ///
-    /// The slots are zero-filled before initialisation. If an initialiser fails, the instances
-    /// already initialised are dropped, the allocation is freed and the error returned.
-    pub fn try_pin_init<E, I>(flags: Flags, mut init: impl FnMut(CpuId) -> I) -> Result<Self, E>
-    where
-        I: pin_init::PinInit<T, E>,
-        E: From<AllocError>,
-    {
-        // SAFETY: A `PinInit` initialises the slot in place and leaves nothing to drop when it
-        // fails (its contract); the slot is valid, aligned and never moved (`init_each`).
-        unsafe { Self::init_each(flags, |slot, cpu| pin_init::raw_try_init(slot, init(cpu))) }
-    }
-
-    /// Allocates one `T` per possible CPU and initialises each in place with `init(cpu)`, an
-    /// initialiser that starts from the zero-filled memory the per-CPU allocator returns.
-    ///
-    /// For types mostly zero when initialised: such an initialiser writes only the fields that
-    /// are not zero, where a [`PinInit`] has to write every byte of memory it knows nothing
-    /// about. Failure is handled as by [`PerCpu::try_pin_init`].
-    pub fn try_pin_init_zeroed<E, F>(
-        flags: Flags,
-        mut init: impl FnMut(CpuId) -> ZeroedPinInit<T, E, F>,
-    ) -> Result<Self, E>
-    where
-        F: FnOnce(*mut T) -> Result<(), E>,
-        E: From<AllocError>,
-    {
-        // SAFETY: The slot is zero-filled, valid, aligned and never moved (`init_each`), which
-        // is what a `ZeroedPinInit` needs to initialise it, or to leave nothing to drop when it
-        // fails (its contract).
-        unsafe { Self::init_each(flags, |slot, cpu| (init(cpu).f)(slot)) }
-    }
-
-    /// Allocates zero-filled memory for one `T` per possible CPU and runs `init(slot, cpu)` on
-    /// each CPU's slot, a valid, aligned slot for a `T` that is never moved. If `init` fails,
-    /// the slots already initialised are dropped, the memory freed and the error returned.
+    /// Returns the address of `cpu`'s instance in the per-CPU allocation `ptr`.
     ///
     /// # Safety
     ///
-    /// When `init` returns `Ok`, the slot must hold a valid `T`; when it returns `Err`, nothing
-    /// in the slot may need dropping.
-    unsafe fn init_each<E>(
-        flags: Flags,
-        mut init: impl FnMut(*mut T, CpuId) -> Result<(), E>,
-    ) -> Result<Self, E>
+    /// `ptr` must be a live per-CPU allocation for `T`s and `cpu` a possible CPU.
+    #[inline]
+    unsafe fn slot(ptr: NonNull<T>, cpu: CpuId) -> *mut T {
+        // SAFETY: `ptr` is a live per-CPU address and `cpu` possible (safety requirements), so
+        // `cpu` has an instance there; only its address is computed.
+        unsafe { bindings::per_cpu_ptr(ptr.as_ptr().cast(), cpu.as_u32()) }.cast()
+    }
+
+    /// Allocates one `T` per possible CPU and initialises each in place with `init(cpu)`.
+    ///
+    /// If an initialiser fails, the instances already initialised are dropped, the allocation is
+    /// freed and the error returned. The argument order is that of the kernel's `KBox::pin_init`.
+    pub fn try_pin_init<E, I>(init: impl FnMut(CpuId) -> I, flags: Flags) -> Result<Self, E>
+    where
+        I: PinInit<T, E>,
+        E: From<AllocError>,
+    {
+        Self::try_init_per_cpu(PinInitPerCpu(init), flags)
+    }
+
+    /// Allocates one `T` per possible CPU and initialises each in place with `init`, which is
+    /// given the CPU of each slot and may rely on its zero-filled start.
+    ///
+    /// Failure is handled as by [`PerCpu::try_pin_init`].
+    pub fn try_init_per_cpu<E>(mut init: impl PerCpuInit<T, E>, flags: Flags) -> Result<Self, E>
     where
         E: From<AllocError>,
     {
         let ptr = Self::alloc(flags)?;
-        let cpus = possible_cpus();
-        for (done, cpu) in cpus.enumerate() {
-            // SAFETY: `cpu` is possible and `ptr` a live per-CPU allocation for `T`s, so this is
-            // the address of `cpu`'s slot.
-            let slot = unsafe { bindings::per_cpu_ptr(ptr.as_ptr().cast(), cpu.as_u32()) }.cast();
-            // The slot is zero-filled (`alloc`), valid for writes, aligned, and never moved: it
-            // is freed only by the drop of the `PerCpu` built below, or here on failure.
-            if let Err(e) = init(slot, cpu) {
+        for (done, cpu) in possible_cpus().enumerate() {
+            // SAFETY: `ptr` is a live per-CPU allocation for `T`s and `cpu` possible.
+            let slot = unsafe { Self::slot(ptr, cpu) };
+            // SAFETY: `slot` is `cpu`'s instance, zero-filled by `alloc()` and not yet written,
+            // and it is never moved: it is freed only by the drop of the `PerCpu` built below, or
+            // here on failure.
+            if let Err(e) = unsafe { init.init_cpu(cpu, slot) } {
                 for cpu in possible_cpus().take(done) {
-                    // SAFETY: The first `done` possible CPUs were initialised above; each is
-                    // dropped once, before the memory is freed.
-                    unsafe {
-                        core::ptr::drop_in_place::<T>(
-                            bindings::per_cpu_ptr(ptr.as_ptr().cast(), cpu.as_u32()).cast(),
-                        )
-                    };
+                    // SAFETY: The first `done` possible CPUs were initialised above (contract of
+                    // `PerCpuInit`); each is dropped once, in place, before the memory is freed.
+                    unsafe { core::ptr::drop_in_place(Self::slot(ptr, cpu)) };
                 }
                 // SAFETY: `ptr` came from the per-CPU allocator, and nothing refers to it now.
                 unsafe { bindings::free_percpu(ptr.as_ptr().cast()) };
                 return Err(e);
             }
         }
-        // INVARIANT: Every possible CPU's slot holds a valid `T`: `init` returned `Ok` for each
-        // (safety requirements).
+        // INVARIANT: Every possible CPU's slot holds a valid `T`: `init_cpu` returned `Ok` for
+        // each (contract of `PerCpuInit`), and nothing moves them.
         Ok(Self {
             ptr,
             _t: PhantomData,
@@ -342,11 +326,9 @@ impl<T> PerCpu<T> {
     /// Returns the address of `cpu`'s instance, or `None` if `cpu` is not possible.
     #[inline]
     fn cpu_ptr(&self, cpu: CpuId) -> Option<*mut T> {
-        cpu_possible(cpu).then(|| {
-            // SAFETY: By the type invariants, `ptr` is a live per-CPU allocation, and `cpu` was
-            // just checked to be possible, so it has an instance.
-            unsafe { bindings::per_cpu_ptr(self.ptr.as_ptr().cast(), cpu.as_u32()) }.cast()
-        })
+        // SAFETY: By the type invariants, `ptr` is a live per-CPU allocation, and `cpu` was just
+        // checked to be possible.
+        cpu_possible(cpu).then(|| unsafe { Self::slot(self.ptr, cpu) })
     }
 
     /// Returns `cpu`'s instance, or `None` if `cpu` is not a possible CPU.
@@ -376,11 +358,11 @@ impl<T> Drop for PerCpu<T> {
     fn drop(&mut self) {
         if core::mem::needs_drop::<T>() {
             for cpu in possible_cpus() {
-                if let Some(p) = self.cpu_ptr(cpu) {
-                    // SAFETY: The instance is a valid `T` by the type invariants, dropped once,
-                    // here, in place, before the memory is freed.
-                    unsafe { core::ptr::drop_in_place(p) };
-                }
+                // SAFETY: `ptr` is a live per-CPU allocation (type invariants), `cpu` possible.
+                let p = unsafe { Self::slot(self.ptr, cpu) };
+                // SAFETY: The instance is a valid `T` by the type invariants, dropped once, here,
+                // in place, before the memory is freed.
+                unsafe { core::ptr::drop_in_place(p) };
             }
         }
         // SAFETY: By the type invariants, `ptr` is an owned per-CPU allocation, freed only here.

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+//! Control: correct use of the same APIs, which must compile.
+// expect: ok
+use core::marker::PhantomPinned;
+use kernel::cpu::CpuId;
+use kernel::percpu::{possible_cpus, PerCpu};
+use kernel::prelude::*;
+use kernel::sched::{
+    ffi,
+    group::{NewTaskGroup, TaskGroup},
+    RqLocked, TreeEntity,
+};
+
+/// The earliest deadline in the tree, found by walking it; and `curr`'s fields.
+pub fn walk(rq: *mut ffi::rq, cfs_rq: *mut ffi::cfs_rq) -> (u64, u64) {
+    // SAFETY: The contract of the entry point.
+    let locked = unsafe { RqLocked::assume_held(rq) };
+    // SAFETY: As above.
+    let cfs = unsafe { locked.cfs_rq(cfs_rq) };
+    let mut node: Option<&TreeEntity> = cfs.root();
+    let mut last = 0;
+    while let Some(se) = node {
+        last = se.deadline().min(se.min_vruntime());
+        node = se.left().or(se.right());
+    }
+    let llc = locked.llc().nr_llc_running();
+    (last, cfs.curr().map_or(u64::from(llc), |curr| curr.vruntime()))
+}
+
+/// A type that must not move.
+#[pin_data]
+pub struct Pinned {
+    v: u64,
+    #[pin]
+    _pin: PhantomPinned,
+}
+
+/// Per-CPU allocations, used as intended.
+pub fn percpu(cpu: CpuId) -> Result<u64> {
+    let mut counters = PerCpu::<u64>::new(GFP_KERNEL)?;
+    if let Some(v) = counters.get_mut(cpu) {
+        *v += 1;
+    }
+    let pinned = PerCpu::<Pinned>::try_pin_init(
+        |cpu| kernel::try_pin_init!(Pinned { v: u64::from(cpu.as_u32()), _pin: PhantomPinned }),
+        GFP_KERNEL,
+    )?;
+    let n = possible_cpus().count();
+    Ok(counters.iter().map(|(_, &v)| v).sum::<u64>()
+        + pinned.get(cpu).map_or(0, |p| p.v)
+        + n as u64)
+}
+
+/// A new group's state, built the only way there is.
+pub fn group(tg: &mut NewTaskGroup<'_>, parent: &TaskGroup) -> Result {
+    tg.init_state(parent, GFP_KERNEL)
+}

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0
+//! Misuse: a per-CPU initialiser written in safe code, which could initialise a slot for
+//! another CPU than its own or leave it invalid (hole S3).
+// expect: E0200
+use kernel::cpu::CpuId;
+use kernel::percpu::PerCpuInit;
+use kernel::prelude::*;
+use kernel::sched::group::CfsTgState;
+
+/// An initialiser that ignores the CPU it is given.
+pub struct OtherCpu;
+
+impl PerCpuInit<CfsTgState, Error> for OtherCpu {
+    unsafe fn init_cpu(&mut self, _cpu: CpuId, _slot: *mut CfsTgState) -> Result {
+        Ok(())
+    }
+}

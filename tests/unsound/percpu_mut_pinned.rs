@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0
+//! Misuse: takes a `&mut` to pinned per-CPU state, through which it could be moved.
+// expect: E0599
+use core::marker::PhantomPinned;
+use kernel::cpu::CpuId;
+use kernel::percpu::PerCpu;
+use kernel::prelude::*;
+
+/// A type that must not move.
+#[pin_data]
+pub struct Pinned {
+    v: u64,
+    #[pin]
+    _pin: PhantomPinned,
+}
+
+/// Replaces a CPU's instance.
+pub fn f(a: &mut PerCpu<Pinned>, cpu: CpuId) {
+    if let Some(p) = a.get_mut(cpu) {
+        p.v = 1;
+    }
+}

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+//! Misuse: moves a pinned per-CPU instance out of its slot (swaps two CPUs' instances).
+// expect: E0596
+use core::marker::PhantomPinned;
+use kernel::cpu::CpuId;
+use kernel::percpu::PerCpu;
+use kernel::prelude::*;
+
+/// A type that must not move.
+#[pin_data]
+pub struct Pinned {
+    v: u64,
+    #[pin]
+    _pin: PhantomPinned,
+}
+
+/// Swaps the instances of two CPUs.
+pub fn f(a: &mut PerCpu<Pinned>, b: &mut PerCpu<Pinned>, cpu: CpuId) -> Option<u64> {
+    let mut x = a.get_pin_mut(cpu)?;
+    let mut y = b.get_pin_mut(cpu)?;
+    core::mem::swap(&mut *x, &mut *y);
+    Some(x.v)
+}

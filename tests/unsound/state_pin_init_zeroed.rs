@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0
+//! Misuse: initialises a group's per-CPU state with a generic zeroing initialiser (hole S2).
+// expect: E0277
+use kernel::percpu::PerCpu;
+use kernel::prelude::*;
+use kernel::sched::group::CfsTgState;
+
+/// Builds zeroed states through pin-init.
+pub fn f() -> Result<PerCpu<CfsTgState>> {
+    PerCpu::<CfsTgState>::try_pin_init(|_cpu| pin_init::init_zeroed(), GFP_KERNEL)
+}

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0
+//! Misuse: makes a group's per-CPU state that is only zero-filled, without its list heads,
+//! runqueue or entity links (hole S2).
+// expect: E0599
+use kernel::percpu::PerCpu;
+use kernel::prelude::*;
+use kernel::sched::group::CfsTgState;
+
+/// Allocates zero-filled states.
+pub fn f() -> Result<PerCpu<CfsTgState>> {
+    Ok(PerCpu::<CfsTgState>::new(GFP_KERNEL)?)
+}

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
+//! Misuse: sends the proof of a lock held by this CPU to another thread.
+// expect: E0277
+use kernel::sched::{ffi, RqLocked};
+
+fn send_to_another_cpu<T: Send>(_t: T) {}
+
+/// Hands the token over.
+pub fn f(rq: *mut ffi::rq) {
+    // SAFETY: The contract of the entry point; the misuse is what follows.
+    let locked = unsafe { RqLocked::assume_held(rq) };
+    send_to_another_cpu(locked);
+}
