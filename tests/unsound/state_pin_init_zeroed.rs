@@ -7,5 +7,5 @@ use kernel::sched::group::CfsTgState;
 
 /// Builds zeroed states through pin-init.
 pub fn f() -> Result<PerCpu<CfsTgState>> {
-    PerCpu::<CfsTgState>::try_pin_init(|_cpu| pin_init::init_zeroed(), GFP_KERNEL)
+    PerCpu::<CfsTgState>::try_pin_init::<Error, CfsTgState>(|_cpu| pin_init::zeroed(), GFP_KERNEL)
 }
