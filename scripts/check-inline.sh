@@ -7,7 +7,8 @@
 #   - any function calls one of the Rust entry points of a hot path (the
 #     eligibility test, the pick, the LLC accounting and the decay), or
 #   - a hot-path function of fair.c that exists as a symbol calls any
-#     rust_sched_* or rust_helper_* function.
+#     rust_sched_* or rust_helper_* function, or it or an out-of-line Rust
+#     function of the pick or the LLC accounting calls the kernel crate.
 # Prints what it checked.
 #   scripts/check-inline.sh [flavour]      (default: main)
 
@@ -86,6 +87,24 @@ for f in $hot_funcs; do
 		gone+=("$f")
 	fi
 done
+# Calls from the hot paths into the kernel crate: a generic of the kernel
+# crate that is not #[inline] (Opaque::get(), Atomic::from_ptr() before the
+# series marks them) is not inlined at -Copt-level=s with shared generics,
+# but called, from the merged fair.o or even from the kernel crate's own
+# instance. Callers: the hot-path functions above and the Rust functions of
+# the pick and the LLC accounting kept out of line (pick_eevdf_many(),
+# pref_llc_running_inc()/_dec(), ...), v0-mangled in the sched_rust crate's
+# eevdf and llc modules (their KUnit tests excepted); callees: any symbol of
+# the kernel crate ("6kernel" in the v0 mangling).
+kcalls=$(awk -v hot=" $(echo $hot_funcs) " '
+	(($1 ~ /10sched_rust(3llc|5eevdf)/ && $1 !~ /5tests/) || index(hot, " " $1 " ")) &&
+	$2 ~ /^_R.*_6kernel/ { print $1 " -> " $2 }' "$calls" | sort | uniq -c)
+if [ -n "$kcalls" ]; then
+	echo "check-inline: FAIL: hot-path code calls functions of the kernel crate:"
+	echo "$kcalls" | sed 's/^/  /'
+	fail=1
+fi
+nrust=$(awk '$1 ~ /10sched_rust(3llc|5eevdf)/ && $1 !~ /5tests/ { print $1 }' "$calls" | sort -u | wc -l)
 # 128-bit arithmetic (the pick's i128 products and the LLC decay's u128
 # ones) must compile to instructions: rust/compiler_builtins.rs defines the
 # compiler-rt helpers for it as panicking stubs, so a call would link and
@@ -104,6 +123,7 @@ echo "  calls to __multi3/__divti3/... (i128 helpers) or __aarch64_ldadd4_acq & 
 echo "  Rust hot entry points checked for callers: $(echo $hot_entries)"
 echo "    (defined out of line too: ${present[*]:-none})"
 echo "  fair.c hot-path functions checked for rust_sched_*/rust_helper_* calls: ${checked[*]}"
+echo "  calls into the kernel crate from those and from the $nrust out-of-line Rust functions of the pick and the LLC accounting: ${kcalls:-none}"
 echo "  not symbols in this vmlinux (inlined into their callers, or not in this tree): ${gone[*]:-none}"
 [ ${#checked[@]} -ge 5 ] || { echo "check-inline: FAIL: only ${#checked[@]} hot-path functions found as symbols"; fail=1; }
 
