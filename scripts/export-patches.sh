@@ -104,34 +104,6 @@ dropped and the memory freed. Mutable access to an instance needs
 	rust/helpers/percpu.c:rust/helpers/percpu.c \
 	patches/0010-rust-percpu.patch
 
-commit "rust: sched: Add fair-scheduler views and task group state" \
-"The fair scheduler keeps its state in structures private to kernel/sched/,
-which Rust cannot reach today.
-
-Add rust/kernel/sched/: RqLocked and EpochLocked, proof tokens that the
-caller holds a runqueue's lock or its cpu_epoch_lock (checked by lockdep,
-not Send), from which every view is borrowed, so that no view outlives
-its token: CfsRqView, a read-only view of what the EEVDF pick reads, with
-TreeEntity for the entities in its deadline-ordered tree (the only ones
-whose tree links can be followed) and SchedEntity for curr and next,
-whose links are stale once they leave the tree; and the LLC counters and
-epoch clock of cache-aware scheduling, whose fields that other CPUs read
-without the lock are accessed with Atomic::from_ptr(). A new task group's
-per-CPU cfs_tg_state is built on PerCpu by NewTaskGroup::init_state(),
-which runs C's fixed initialisation sequence on each possible CPU's slot
-with the CPU PerCpu hands in and the parent entity of the same CPU, and
-installs the state only once every CPU is initialised: no safe code
-chooses the CPU, the parent, the depth or the steps. bindgen sees
-kernel/sched/sched.h, which includes kernel/sched/rust/sched_rust.h, the
-header that declares every C-callable Rust entry point." \
-	rust/kernel/sched.rs:rust/kernel/sched.rs \
-	rust/kernel/sched/cfs_rq.rs:rust/kernel/sched/cfs_rq.rs \
-	rust/kernel/sched/entity.rs:rust/kernel/sched/entity.rs \
-	rust/kernel/sched/group.rs:rust/kernel/sched/group.rs \
-	rust/kernel/sched/llc.rs:rust/kernel/sched/llc.rs \
-	rust/kernel/sched/lock.rs:rust/kernel/sched/lock.rs \
-	patches/0002-rust-sched-bindings.patch
-
 # So that every commit builds with CONFIG_SCHED_RUST_CFS=y and =n (make
 # check-series), the Kconfig and the Makefile of kernel/sched/rust/ grow with
 # the series: the option and the switch first, the crate (and the inlining
@@ -170,6 +142,42 @@ the pick reads, next to which the Rust pieces read and write." \
 	kernel/sched/rust/layout.c:kernel/sched/rust/layout.c \
 	kernel/sched/rust/sched_rust.h:kernel/sched/rust/sched_rust.h \
 	patches/0001-sched-build-and-runtime-switch.patch
+
+commit "rust: sched: Add fair-scheduler views and task group state" \
+"The fair scheduler keeps its state in structures private to kernel/sched/,
+which Rust cannot reach today.
+
+Add rust/kernel/sched/: RqLocked and EpochLocked, proof tokens that the
+caller holds a runqueue's lock or its cpu_epoch_lock (checked by lockdep,
+not Send), from which every view is borrowed, so that no view outlives
+its token: CfsRqView, a read-only view of what the EEVDF pick reads, with
+TreeEntity for the entities in its deadline-ordered tree (the only ones
+whose tree links can be followed) and SchedEntity for curr and next,
+whose links are stale once they leave the tree; and the LLC counters and
+epoch clock of cache-aware scheduling, whose fields that other CPUs read
+without the lock are accessed with Atomic::from_ptr(). A new task group's
+per-CPU cfs_tg_state is built on PerCpu by NewTaskGroup::init_state(),
+which runs C's fixed initialisation sequence on each possible CPU's slot
+with the CPU PerCpu hands in and the parent entity of the same CPU, and
+installs the state only once every CPU is initialised: no safe code
+chooses the CPU, the parent, the depth or the steps.
+
+The scheduler's private structures are bound for kernel::sched alone: a
+second bindgen run in rust/Makefile generates the items of the headers of
+kernel/sched/ (kernel/sched/rust/sched_bindings.h), not recursively, so the
+types they use from elsewhere stay the global bindings'. The global
+bindings include only kernel/sched/rust/sched_rust.h, the prototypes of the
+entry points, where struct rq, cfs_rq and task_group are opaque: no other
+Rust code sees the scheduler's internals." \
+	rust/kernel/sched.rs:rust/kernel/sched.rs \
+	rust/kernel/sched/bindings.rs:rust/kernel/sched/bindings.rs \
+	kernel/sched/rust/sched_bindings.h:kernel/sched/rust/sched_bindings.h \
+	rust/kernel/sched/cfs_rq.rs:rust/kernel/sched/cfs_rq.rs \
+	rust/kernel/sched/entity.rs:rust/kernel/sched/entity.rs \
+	rust/kernel/sched/group.rs:rust/kernel/sched/group.rs \
+	rust/kernel/sched/llc.rs:rust/kernel/sched/llc.rs \
+	rust/kernel/sched/lock.rs:rust/kernel/sched/lock.rs \
+	patches/0002-rust-sched-bindings.patch
 
 
 # The crate root as it is after the pick commit and after the tg_state one.

@@ -4,8 +4,9 @@
 //!
 //! C header: [`kernel/sched/rust/sched_rust.h`](srctree/kernel/sched/rust/sched_rust.h)
 //!
-//! bindgen sees `kernel/sched/sched.h` (when `CONFIG_SCHED_RUST_CFS` is set), so the private
-//! scheduler structures are available as raw bindings. The locks stay in C; [`RqLocked`] (and
+//! The private scheduler structures (`kernel/sched/sched.h`) are bound for this module alone
+//! (`bindings`, private); every other Rust user sees only the prototypes of the entry points,
+//! where they are opaque ([`ffi`]). The locks stay in C; [`RqLocked`] (and
 //! [`EpochLocked`] for `rq->cpu_epoch_lock`) is the proof that the caller holds one, and every
 //! view of the state it protects is borrowed from it: [`CfsRqView`], a read-only view of a
 //! `cfs_rq`, the entities reachable from it ([`TreeEntity`] for those in its tree, whose links
@@ -25,6 +26,7 @@
 //! `group::take_state`, the LLC scan state) states what the caller guarantees.
 //! `make check-unsound` compiles misuse snippets that must each be refused by the compiler.
 
+mod bindings;
 mod cfs_rq;
 mod entity;
 #[cfg(CONFIG_FAIR_GROUP_SCHED)]
@@ -34,7 +36,7 @@ pub mod llc;
 mod lock;
 
 /// `NICE_0_LOAD`: the weight of a nice-0 task in `scale_load()` units, from the C definition.
-pub const NICE_0_LOAD: u64 = crate::num::casts::u32_as_u64(crate::bindings::NICE_0_LOAD);
+pub const NICE_0_LOAD: u64 = crate::num::casts::u32_as_u64(bindings::NICE_0_LOAD);
 
 pub use cfs_rq::CfsRqView;
 pub use entity::{
@@ -45,7 +47,8 @@ pub use entity::{
 pub use lock::EpochLocked;
 pub use lock::{cpu_rq, rq_of, RqLocked};
 
-/// Raw C types that appear in the signatures of the C-callable entry points.
+/// Raw C types that appear in the signatures of the C-callable entry points, as the global
+/// bindings know them: `rq`, `cfs_rq` and `task_group` are opaque there.
 ///
 /// Entry points convert them to the safe types of this module on their first line.
 pub mod ffi {

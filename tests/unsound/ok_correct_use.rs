@@ -24,7 +24,10 @@ pub fn walk(rq: *mut ffi::rq, cfs_rq: *mut ffi::cfs_rq) -> (u64, u64) {
         node = se.left().or(se.right());
     }
     let llc = locked.llc().nr_llc_running();
-    (last, cfs.curr().map_or(u64::from(llc), |curr| curr.vruntime()))
+    (
+        last,
+        cfs.curr().map_or(u64::from(llc), |curr| curr.vruntime()),
+    )
 }
 
 /// A type that must not move.
@@ -42,7 +45,12 @@ pub fn percpu(cpu: CpuId) -> Result<u64> {
         *v += 1;
     }
     let pinned = PerCpu::<Pinned>::try_pin_init(
-        |cpu| kernel::try_pin_init!(Pinned { v: u64::from(cpu.as_u32()), _pin: PhantomPinned }),
+        |cpu| {
+            kernel::try_pin_init!(Pinned {
+                v: u64::from(cpu.as_u32()),
+                _pin: PhantomPinned
+            })
+        },
         GFP_KERNEL,
     )?;
     let n = possible_cpus().count();

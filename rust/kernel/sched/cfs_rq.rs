@@ -5,13 +5,11 @@
 //! C header: [`kernel/sched/sched.h`](srctree/kernel/sched/sched.h)
 
 use super::{
+    bindings,
     SchedEntity,
     TreeEntity, //
 };
-use crate::{
-    bindings,
-    types::Opaque, //
-};
+use crate::types::Opaque;
 
 /// A fair runqueue (`struct cfs_rq`) whose runqueue lock is held.
 ///

@@ -15,10 +15,8 @@
 //! [`CfsRqView::root`]: super::CfsRqView::root
 //! [`CfsRqView::leftmost`]: super::CfsRqView::leftmost
 
-use crate::{
-    bindings,
-    types::Opaque, //
-};
+use super::bindings;
+use crate::types::Opaque;
 use core::ops::Deref;
 
 /// A fair-class scheduling entity (`struct sched_entity`), seen under its runqueue lock.

@@ -20,10 +20,9 @@
 //! ([`TaskGroup::from_raw`], [`NewTaskGroup::from_raw`], [`TgEntryInit::from_raw`] for C's
 //! `init_tg_cfs_entry()` calls, [`take_state`] for the free path).
 
-use super::{cpu_rq, NICE_0_LOAD};
+use super::{bindings, cpu_rq, ffi, NICE_0_LOAD};
 use crate::{
     alloc::Flags,
-    bindings,
     cpu::CpuId,
     percpu::{cpu_possible, PerCpu, PerCpuInit, PerCpuPtr},
     prelude::*,
@@ -65,17 +64,17 @@ impl TaskGroup {
     ///
     /// `ptr` must point to a task group valid for `'a` that satisfies the type invariants.
     #[inline]
-    pub unsafe fn from_raw<'a>(ptr: *mut bindings::task_group) -> &'a Self {
+    pub unsafe fn from_raw<'a>(ptr: *mut ffi::task_group) -> &'a Self {
         // CAST: `Self` is `repr(transparent)` over `Opaque<task_group>`, which has its layout.
         // SAFETY: `ptr` is valid for `'a` by the safety requirements of this function.
         // INVARIANT: The group is initialised, by the safety requirements of this function.
         unsafe { &*ptr.cast() }
     }
 
-    /// Returns the raw pointer to the task group.
+    /// Returns the raw pointer to the task group, as C knows it.
     #[inline]
-    pub fn as_raw(&self) -> *mut bindings::task_group {
-        self.0.get()
+    pub fn as_raw(&self) -> *mut ffi::task_group {
+        self.0.get().cast()
     }
 
     /// Returns whether this is the root task group.
@@ -83,16 +82,16 @@ impl TaskGroup {
     /// Equivalent to `is_root_task_group()`.
     #[inline]
     pub fn is_root(&self) -> bool {
-        core::ptr::eq(self.as_raw(), &raw const bindings::root_task_group)
+        core::ptr::eq(self.0.get(), &raw const bindings::root_task_group)
     }
 
     /// Returns the group's `cfs_rq` on `cpu` (`tg_cfs_rq()`), or `None` if `cpu` is not a
     /// possible CPU.
     #[inline]
-    pub fn cfs_rq(&self, cpu: CpuId) -> Option<*mut bindings::cfs_rq> {
+    pub fn cfs_rq(&self, cpu: CpuId) -> Option<*mut ffi::cfs_rq> {
         // SAFETY: The group is valid (type invariants); `tg->cfs_rq` is set before the group is
         // published and not changed until it is freed.
-        let percpu = unsafe { (*self.as_raw()).cfs_rq };
+        let percpu = unsafe { (*self.0.get()).cfs_rq };
         cpu_possible(cpu).then(|| {
             // SAFETY: `tg->cfs_rq` is a valid per-CPU address (type invariants) and `cpu` is
             // possible, so this is the address of its instance on `cpu`.
@@ -108,7 +107,7 @@ impl TaskGroup {
             return None;
         }
         // SAFETY: A non-root group's `cfs_rq`s are those of `cfs_tg_state`s (type invariants).
-        let state = unsafe { state_of(self.cfs_rq(cpu)?) };
+        let state = unsafe { state_of(self.cfs_rq(cpu)?.cast()) };
         // SAFETY: `state` is the live state on a possible CPU; only a field address is taken.
         Some(unsafe { &raw mut (*state).se })
     }
@@ -120,9 +119,11 @@ impl TaskGroup {
 ///
 /// `cfs_rq` must be valid, and its `tg` must satisfy the invariants of [`TaskGroup`].
 #[inline]
-pub unsafe fn cfs_rq_se(cfs_rq: *mut bindings::cfs_rq) -> *mut bindings::sched_entity {
+pub unsafe fn cfs_rq_se(cfs_rq: *mut ffi::cfs_rq) -> *mut bindings::sched_entity {
+    // CAST: `ffi::cfs_rq` is the opaque declaration of the `struct cfs_rq` bound here.
+    let cfs_rq = cfs_rq.cast::<bindings::cfs_rq>();
     // SAFETY: `cfs_rq` is valid, and so is its group, by the safety requirements.
-    let tg = unsafe { TaskGroup::from_raw((*cfs_rq).tg) };
+    let tg = unsafe { TaskGroup::from_raw((*cfs_rq).tg.cast()) };
     if tg.is_root() {
         return core::ptr::null_mut();
     }
@@ -230,8 +231,8 @@ impl TgEntryInit<'_> {
     /// on `cpu`.
     #[inline]
     pub unsafe fn from_raw<'a>(
-        tg: *mut bindings::task_group,
-        cfs_rq: *mut bindings::cfs_rq,
+        tg: *mut ffi::task_group,
+        cfs_rq: *mut ffi::cfs_rq,
         se: *mut bindings::sched_entity,
         cpu: CpuId,
         parent: *mut bindings::sched_entity,
@@ -239,8 +240,9 @@ impl TgEntryInit<'_> {
         // INVARIANT: Guaranteed by the safety requirements of this function; a group's parent
         // outlives it (invariants of `TaskGroup`).
         TgEntryInit {
-            tg,
-            cfs_rq,
+            // CAST: The `ffi` types are the opaque declarations of the structures bound here.
+            tg: tg.cast(),
+            cfs_rq: cfs_rq.cast(),
             se,
             cpu,
             parent,
@@ -279,7 +281,7 @@ impl TgEntryInit<'_> {
         // runqueue (type invariants).
         unsafe {
             (*self.cfs_rq).tg = self.tg;
-            (*self.cfs_rq).rq = cpu_rq(self.cpu);
+            (*self.cfs_rq).rq = cpu_rq(self.cpu).cast();
         }
     }
 
@@ -288,31 +290,34 @@ impl TgEntryInit<'_> {
     #[inline]
     fn init_runtime(&mut self) {
         // SAFETY: `cfs_rq` is valid and exclusively ours (type invariants).
-        unsafe { bindings::sched_init_cfs_rq_runtime(self.cfs_rq) };
+        unsafe { bindings::sched_init_cfs_rq_runtime(self.cfs_rq.cast()) };
     }
 
     /// Links the entity below the parent entity: `se->cfs_rq`, `depth`, `my_q`, `load`, `parent`.
     #[inline]
     fn link(&mut self) {
         let (queue, depth) = if self.parent.is_null() {
-            // SAFETY: `cpu` is possible (type invariants), so `cpu_rq()` is a valid runqueue; only
-            // a field address is taken.
-            (unsafe { &raw mut (*cpu_rq(self.cpu)).cfs }, 0)
+            let rq = cpu_rq(self.cpu).cast::<bindings::rq>();
+            // SAFETY: `cpu` is possible (type invariants), so `rq` is a valid runqueue; only a
+            // field address is taken.
+            (unsafe { &raw mut (*rq).cfs }, 0)
         } else {
             // SAFETY: A non-null parent is an initialised entity (type invariants), whose `my_q`
             // and `depth` are set when it is initialised and not changed after.
             let (my_q, depth) = unsafe { ((*self.parent).my_q, (*self.parent).depth) };
             // C computes `parent->depth + 1` on an `int`.
-            (my_q, depth.wrapping_add(1))
+            // CAST: `sched_entity` (a public structure) points to the opaque `cfs_rq`.
+            (my_q.cast::<bindings::cfs_rq>(), depth.wrapping_add(1))
         };
         let se = self.se;
         // SAFETY: `se` is valid and exclusively ours (type invariants; `init_tg_cfs_entry()`
         // checked that it is not null); the parent entity outlives it (type invariants), so storing it as
         // `se->parent` leaves no dangling pointer.
         unsafe {
-            (*se).cfs_rq = queue;
+            // CAST: `sched_entity` (a public structure) points to the opaque `cfs_rq`.
+            (*se).cfs_rq = queue.cast();
             (*se).depth = depth;
-            (*se).my_q = self.cfs_rq;
+            (*se).my_q = self.cfs_rq.cast();
             // `update_load_set()`: group entities always have a weight, and an inverse to be
             // computed on first use.
             (*se).load.weight = crate::num::casts::arch::u64_as_usize(NICE_0_LOAD);
@@ -346,15 +351,16 @@ impl NewTaskGroup<'_> {
     ///
     /// `tg` must be valid and not yet published (no other CPU can reach it) for `'a`.
     #[inline]
-    pub unsafe fn from_raw<'a>(tg: *mut bindings::task_group) -> NewTaskGroup<'a> {
+    pub unsafe fn from_raw<'a>(tg: *mut ffi::task_group) -> NewTaskGroup<'a> {
+        // CAST: `ffi::task_group` is the opaque declaration of the `struct task_group` bound here.
         // INVARIANT: Guaranteed by the safety requirements.
-        NewTaskGroup(tg, PhantomData)
+        NewTaskGroup(tg.cast(), PhantomData)
     }
 
-    /// Returns the raw pointer to the group.
+    /// Returns the raw pointer to the group, as C knows it.
     #[inline]
-    pub fn as_raw(&self) -> *mut bindings::task_group {
-        self.0
+    pub fn as_raw(&self) -> *mut ffi::task_group {
+        self.0.cast()
     }
 
     /// Sets the group's shares (`tg->shares`).
@@ -370,7 +376,7 @@ impl NewTaskGroup<'_> {
     pub fn init_bandwidth(&mut self, parent: &TaskGroup) {
         // SAFETY: By the type invariants, the access to the group is exclusive; the parent is
         // valid (invariants of `TaskGroup`).
-        unsafe { bindings::sched_tg_init_cfs_bandwidth(self.0, parent.as_raw()) };
+        unsafe { bindings::sched_tg_init_cfs_bandwidth(self.as_raw(), parent.as_raw()) };
     }
 
     /// Allocates the group's per-CPU state below `parent`, initialises it on every possible CPU
@@ -387,10 +393,7 @@ impl NewTaskGroup<'_> {
         }
         // INVARIANT: `self.0` is valid and ours for the borrow (type invariants); `parent` is
         // the group's parent.
-        let init = CfsTgStateInit {
-            tg: self.0,
-            parent,
-        };
+        let init = CfsTgStateInit { tg: self.0, parent };
         let state = PerCpu::try_init_per_cpu(init, flags)?;
         // CAST: `cfs_rq` is at offset 0 of `cfs_tg_state`, so the per-CPU address of the state
         // is also that of its `cfs_rq`.
@@ -412,7 +415,9 @@ impl NewTaskGroup<'_> {
 /// more, and its `cfs_rq` is null or the state allocated for it, by Rust
 /// ([`NewTaskGroup::init_state`]) or by C's `alloc_fair_sched_group()`, both initialising every
 /// possible CPU.
-pub unsafe fn take_state(tg: *mut bindings::task_group) -> Option<PerCpu<CfsTgState>> {
+pub unsafe fn take_state(tg: *mut ffi::task_group) -> Option<PerCpu<CfsTgState>> {
+    // CAST: `ffi::task_group` is the opaque declaration of the `struct task_group` bound here.
+    let tg = tg.cast::<bindings::task_group>();
     // SAFETY: `tg` is valid and exclusively ours by the safety requirements.
     let cfs_rq = unsafe { core::mem::replace(&mut (*tg).cfs_rq, core::ptr::null_mut()) };
     let state = PerCpuPtr::from_raw(cfs_rq.cast::<CfsTgState>())?;

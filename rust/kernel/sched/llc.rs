@@ -21,15 +21,14 @@
 //! `READ_ONCE()`/`WRITE_ONCE()`), so that the Rust side has no data race in Rust's memory model;
 //! C keeps its plain accesses, which the kernel's memory model tolerates for these statistics.
 
-use super::{EpochLocked, RqLocked};
+use super::{bindings, EpochLocked, RqLocked};
 use crate::{
-    bindings,
     sync::atomic::{Atomic, Relaxed},
     types::Opaque, //
 };
 use core::marker::PhantomData;
 
-impl<'a> RqLocked<'a> {
+impl RqLocked<'_> {
     /// Returns the LLC counters of this runqueue and of its bottom sched domain.
     #[inline]
     pub fn llc(&self) -> &RqLlc {
@@ -38,7 +37,7 @@ impl<'a> RqLocked<'a> {
         // outlives the borrow of `self`.
         // INVARIANT: The lock, a raw spinlock, is held while the view exists, so preemption is
         // disabled, which makes an RCU read-side critical section for `rq->sd`.
-        unsafe { &*self.as_raw().cast::<RqLlc>() }
+        unsafe { &*self.rq().cast::<RqLlc>() }
     }
 
     /// Returns the LLC state of task `p`, which is being queued on, queued on, or being
@@ -211,7 +210,7 @@ impl TaskLlc {
     }
 }
 
-impl<'a> EpochLocked<'a> {
+impl EpochLocked<'_> {
     /// Returns the epoch clock of this runqueue.
     #[inline]
     pub fn epoch(&self) -> &RqEpoch {
@@ -330,7 +329,7 @@ impl CacheTime {
 /// The state of one preferred-LLC scan of `task_cache_work()` (`struct sched_llc_scan`).
 ///
 /// Plain data on the scanning task's stack: only that task reads or writes it.
-pub use bindings::sched_llc_scan as LlcScan;
+pub use crate::bindings::sched_llc_scan as LlcScan;
 
 /// Borrows the scan state that C passes in.
 ///

@@ -13,8 +13,8 @@
 //! [`LocalInterruptDisabled::assume_disabled`]:
 //!     crate::interrupt::LocalInterruptDisabled::assume_disabled
 
-use super::{CfsRqView, SchedEntity};
-use crate::{bindings, cpu::CpuId, types::NotThreadSafe};
+use super::{bindings, ffi, CfsRqView, SchedEntity};
+use crate::{cpu::CpuId, types::NotThreadSafe};
 use core::marker::PhantomData;
 
 /// Proof that the current CPU holds the lock of a runqueue (`rq_lockp(rq)`) for `'a`.
@@ -32,39 +32,37 @@ use core::marker::PhantomData;
 ///
 /// # Examples
 ///
-/// The scheduler calls into Rust with the lock held and the entry point makes the token; here
-/// the lock of this CPU's runqueue is taken by hand (`rq_lockp(rq)` is `&rq->__lock` without
-/// core scheduling), with interrupts off as the scheduler takes it.
+/// The scheduler calls into Rust with the lock held, and the entry point makes the token from the
+/// pointers C passes, with the views borrowed from it:
 ///
 /// ```
-/// use kernel::bindings;
-/// use kernel::cpu::CpuId;
-/// use kernel::sched::{cpu_rq, RqLocked};
+/// use kernel::sched::{ffi, rq_of, RqLocked};
 ///
-/// let rq = cpu_rq(CpuId::current());
-/// // SAFETY: `rq` is a valid runqueue; its lock is taken with interrupts disabled.
-/// let flags = unsafe { bindings::_raw_spin_lock_irqsave(&raw mut (*rq).__lock) };
-/// {
-///     // SAFETY: The lock of `rq` is held until after this block, which the token and the views
-///     // derived from it do not outlive.
+/// /// Returns whether the earliest deadline of `cfs_rq` is before that of its `curr`.
+/// ///
+/// /// # Safety
+/// ///
+/// /// `cfs_rq` must be valid, and its runqueue's lock held for the call.
+/// unsafe extern "C" fn leftmost_first(cfs_rq: *mut ffi::cfs_rq) -> bool {
+///     // SAFETY: `cfs_rq` is valid (safety requirements).
+///     let rq = unsafe { rq_of(cfs_rq) };
+///     // SAFETY: The caller holds the lock of `rq` for the call (safety requirements).
 ///     let locked = unsafe { RqLocked::assume_held(rq) };
-///     // SAFETY: `rq->cfs` is a fair runqueue of `rq`.
-///     let cfs = unsafe { locked.cfs_rq(&raw mut (*rq).cfs) };
-///     // The tree's leftmost entity, if any, is queued; `curr` is on this runqueue too.
-///     if let Some(first) = cfs.leftmost() {
-///         assert!(first.on_rq());
+///     // SAFETY: `cfs_rq` is a fair runqueue of `rq`, by `rq_of()`.
+///     let cfs = unsafe { locked.cfs_rq(cfs_rq) };
+///     match (cfs.leftmost(), cfs.curr()) {
+///         (Some(first), Some(curr)) => first.deadline() < curr.deadline(),
+///         (first, _) => first.is_some(),
 ///     }
-///     let _ = cfs.curr().map(|curr| curr.vruntime());
 /// }
-/// // SAFETY: Taken above, with these flags.
-/// unsafe { bindings::_raw_spin_unlock_irqrestore(&raw mut (*rq).__lock, flags) };
+/// # let _ = leftmost_first;
 /// ```
 pub struct RqLocked<'a> {
     rq: *mut bindings::rq,
     _p: PhantomData<(&'a bindings::rq, NotThreadSafe)>,
 }
 
-impl<'a> RqLocked<'a> {
+impl RqLocked<'_> {
     /// Creates the token for the lock of `rq`, which the caller holds; lockdep checks it
     /// (`lockdep_assert_rq_held()`) when configured.
     ///
@@ -72,7 +70,7 @@ impl<'a> RqLocked<'a> {
     ///
     /// `rq` must be a valid runqueue whose lock the caller holds for all of `'a`.
     #[inline]
-    pub unsafe fn assume_held(rq: *mut bindings::rq) -> Self {
+    pub unsafe fn assume_held(rq: *mut ffi::rq) -> Self {
         #[cfg(CONFIG_LOCKDEP)]
         // SAFETY: `rq` is a valid runqueue by the safety requirements; the check only reads it.
         unsafe {
@@ -80,14 +78,21 @@ impl<'a> RqLocked<'a> {
         };
         // INVARIANT: Guaranteed by the safety requirements of this function.
         Self {
-            rq,
+            // CAST: `ffi::rq` is the opaque declaration of the `struct rq` bound here.
+            rq: rq.cast(),
             _p: PhantomData,
         }
     }
 
-    /// Returns the raw runqueue.
+    /// Returns the raw runqueue, as C knows it.
     #[inline]
-    pub fn as_raw(&self) -> *mut bindings::rq {
+    pub fn as_raw(&self) -> *mut ffi::rq {
+        self.rq.cast()
+    }
+
+    /// Returns the raw runqueue, with its fields.
+    #[inline]
+    pub(super) fn rq(&self) -> *mut bindings::rq {
         self.rq
     }
 
@@ -98,11 +103,12 @@ impl<'a> RqLocked<'a> {
     /// `cfs_rq` must be a valid fair runqueue of this runqueue (`rq_of(cfs_rq)` is it): its own
     /// `cfs` or a group's on this CPU.
     #[inline]
-    pub unsafe fn cfs_rq(&self, cfs_rq: *mut bindings::cfs_rq) -> &CfsRqView {
+    pub unsafe fn cfs_rq(&self, cfs_rq: *mut ffi::cfs_rq) -> &CfsRqView {
         // SAFETY: `cfs_rq` is valid and belongs to this runqueue by the safety requirements, so
         // its fields and its tree are protected by the lock held for `'a` (type invariants),
         // which outlives the borrow of `self` that the view is tied to.
-        unsafe { CfsRqView::from_raw(cfs_rq) }
+        // CAST: `ffi::cfs_rq` is the opaque declaration of the `struct cfs_rq` bound here.
+        unsafe { CfsRqView::from_raw(cfs_rq.cast()) }
     }
 
     /// Returns the entity `se`, queued on or running on a fair runqueue of this runqueue, borrowed
@@ -124,7 +130,7 @@ impl<'a> RqLocked<'a> {
 /// Equivalent to the kernel's `cpu_rq()`. Only possible CPUs have a runqueue: the address of
 /// another CPU's is not to be dereferenced.
 #[inline]
-pub fn cpu_rq(cpu: CpuId) -> *mut bindings::rq {
+pub fn cpu_rq(cpu: CpuId) -> *mut ffi::rq {
     // SAFETY: `runqueues` is a per-CPU variable, so its address is a valid per-CPU address, and
     // `cpu` is below `nr_cpu_ids` (invariants of `CpuId`); only an address is computed, not
     // dereferenced. It is a runqueue only for a possible CPU, which callers that use it ensure.
@@ -139,16 +145,18 @@ pub fn cpu_rq(cpu: CpuId) -> *mut bindings::rq {
 ///
 /// `cfs_rq` must be a valid fair runqueue.
 #[inline]
-pub unsafe fn rq_of(cfs_rq: *mut bindings::cfs_rq) -> *mut bindings::rq {
+pub unsafe fn rq_of(cfs_rq: *mut ffi::cfs_rq) -> *mut ffi::rq {
+    // CAST: `ffi::cfs_rq` is the opaque declaration of the `struct cfs_rq` bound here.
+    let cfs_rq = cfs_rq.cast::<bindings::cfs_rq>();
     #[cfg(CONFIG_FAIR_GROUP_SCHED)]
     {
         // SAFETY: `cfs_rq` is valid, and `cfs_rq->rq` is set once, when it is initialised.
-        unsafe { (*cfs_rq).rq }
+        unsafe { (*cfs_rq).rq }.cast()
     }
     #[cfg(not(CONFIG_FAIR_GROUP_SCHED))]
     {
         // SAFETY: Without group scheduling, the only fair runqueue is the `cfs` of a runqueue.
-        unsafe { crate::container_of!(cfs_rq, bindings::rq, cfs) }
+        unsafe { crate::container_of!(cfs_rq, bindings::rq, cfs) }.cast()
     }
 }
 
@@ -165,23 +173,22 @@ pub unsafe fn rq_of(cfs_rq: *mut bindings::cfs_rq) -> *mut bindings::rq {
 /// # Examples
 ///
 /// ```
-/// use kernel::bindings;
-/// use kernel::cpu::CpuId;
-/// use kernel::sched::{cpu_rq, EpochLocked};
+/// use kernel::sched::{ffi, EpochLocked};
 ///
-/// let rq = cpu_rq(CpuId::current());
-/// // SAFETY: `rq` is a valid runqueue; `fraction_mm_sched()` takes the same lock the same way.
-/// let flags = unsafe { bindings::_raw_spin_lock_irqsave(&raw mut (*rq).cpu_epoch_lock) };
-/// {
-///     // SAFETY: `cpu_epoch_lock` is held until after this block, which the token and the view
-///     // do not outlive.
+/// /// Returns the epoch of `rq`'s clock.
+/// ///
+/// /// # Safety
+/// ///
+/// /// `rq` must be valid, and its `cpu_epoch_lock` held for the call.
+/// unsafe extern "C" fn epoch_of(rq: *mut ffi::rq) -> u64 {
+///     // SAFETY: The caller holds `rq->cpu_epoch_lock` for the call (safety requirements).
 ///     let locked = unsafe { EpochLocked::assume_held(rq) };
 ///     let clock = locked.epoch();
 ///     // Under the lock, the clock does not move between two reads.
 ///     assert_eq!(clock.get(), clock.get());
+///     clock.get().0
 /// }
-/// // SAFETY: Taken above, with these flags.
-/// unsafe { bindings::_raw_spin_unlock_irqrestore(&raw mut (*rq).cpu_epoch_lock, flags) };
+/// # let _ = epoch_of;
 /// ```
 #[cfg(CONFIG_SCHED_CACHE)]
 pub struct EpochLocked<'a> {
@@ -190,7 +197,7 @@ pub struct EpochLocked<'a> {
 }
 
 #[cfg(CONFIG_SCHED_CACHE)]
-impl<'a> EpochLocked<'a> {
+impl EpochLocked<'_> {
     /// Creates the token for `rq->cpu_epoch_lock`, which the caller holds; lockdep checks it
     /// when configured.
     ///
@@ -198,7 +205,7 @@ impl<'a> EpochLocked<'a> {
     ///
     /// `rq` must be a valid runqueue whose `cpu_epoch_lock` the caller holds for all of `'a`.
     #[inline]
-    pub unsafe fn assume_held(rq: *mut bindings::rq) -> Self {
+    pub unsafe fn assume_held(rq: *mut ffi::rq) -> Self {
         #[cfg(CONFIG_LOCKDEP)]
         // SAFETY: `rq` is a valid runqueue by the safety requirements; the check only reads it.
         unsafe {
@@ -206,7 +213,8 @@ impl<'a> EpochLocked<'a> {
         };
         // INVARIANT: Guaranteed by the safety requirements of this function.
         Self {
-            rq,
+            // CAST: `ffi::rq` is the opaque declaration of the `struct rq` bound here.
+            rq: rq.cast(),
             _p: PhantomData,
         }
     }
