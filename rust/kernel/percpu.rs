@@ -82,7 +82,11 @@ impl<T> PerCpuPtr<T> {
 ///
 /// A closure returning a [`PinInit`] per CPU is one ([`PerCpu::try_pin_init`]); a type whose
 /// in-place initialisation is a fixed C sequence that relies on the zero-filled start (as C's
-/// `alloc_percpu()` callers do) implements it itself.
+/// `alloc_percpu()` callers do) implements it itself. A [`PinInit`] cannot rely on it: it must
+/// write every byte of a slot it knows nothing about, so a large, mostly zero C structure is
+/// zeroed twice. Measured on the per-CPU state of a task group (1088 bytes per CPU), that made
+/// `alloc_fair_sched_group()` 1.26 times C's instruction count; from the zero-filled start,
+/// 1.03.
 ///
 /// # Safety
 ///
