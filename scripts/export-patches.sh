@@ -60,11 +60,12 @@ CONFIG_CC_OPTIMIZE_FOR_SIZE builds) with shared generics reuses the kernel
 crate's instance of a generic that is not inline instead of inlining its
 own. Measured on the Rust fair-scheduler pieces of this series, built -Os
 without this patch: account_llc_enqueue() and account_llc_dequeue() of
-fair.c, with the Rust accounting inlined into them, each made three calls
-to the kernel crate's Opaque<task_struct>::get(), a function of one
-instruction, under the runqueue lock, and the crate kept out-of-line
-copies of Atomic::<T>::from_ptr() and Opaque::<T>::get() for five types.
-With it, none is left: the accessors compile to the field access.
+fair.c, with the Rust accounting inlined into them, each made five calls
+to the kernel crate's AtomicRepr<i32>::as_ptr() and three to its
+Opaque<task_struct>::get(), functions of one instruction, under the
+runqueue lock, and the crate kept out-of-line copies of
+Atomic::<T>::from_ptr() and Opaque::<T>::get() for five types. With it,
+none is left: the accessors compile to the field access.
 
 Mark the four functions #[inline], as the rest of the atomic API is." \
 	patches/0009-rust-inline-as-ptr.patch
