@@ -51,8 +51,8 @@ commit "rust: sync: Mark Atomic::from_ptr(), as_ptr() and Opaque::get() inline" 
 "Atomic::from_ptr() with load() or store() is the Rust form of READ_ONCE()
 and WRITE_ONCE() on a field of a C structure, and Opaque::get() is how a
 wrapper of a C structure reaches its fields. load() and store() are
-#[inline(always)], but the accessors they and their callers go through
-are not marked inline: Atomic::from_ptr(), Atomic::as_ptr(),
+always inline, but the accessors they and their callers go through are
+not marked inline: Atomic::from_ptr(), Atomic::as_ptr(),
 AtomicRepr::as_ptr() and Opaque::get().
 
 They are generic, but a crate built at -Copt-level=s (the kernel's

@@ -311,8 +311,8 @@ impl TgEntryInit<'_> {
         };
         let se = self.se;
         // SAFETY: `se` is valid and exclusively ours (type invariants; `init_tg_cfs_entry()`
-        // checked that it is not null); the parent entity outlives it (type invariants), so storing it as
-        // `se->parent` leaves no dangling pointer.
+        // checked that it is not null); the parent entity outlives it (type invariants), so
+        // storing it as `se->parent` leaves no dangling pointer.
         unsafe {
             // CAST: `sched_entity` (a public structure) points to the opaque `cfs_rq`.
             (*se).cfs_rq = queue.cast();
