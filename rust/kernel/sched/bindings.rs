@@ -13,6 +13,12 @@
 
 #![allow(
     clippy::all,
+    clippy::as_ptr_cast_mut,
+    clippy::as_underscore,
+    clippy::cast_lossless,
+    clippy::ptr_as_ptr,
+    clippy::ptr_cast_constness,
+    clippy::ref_as_ptr,
     clippy::undocumented_unsafe_blocks,
     dead_code,
     improper_ctypes,
