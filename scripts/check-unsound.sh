@@ -34,7 +34,8 @@ for a in "${argv[@]}"; do
 	*) args+=("$a") ;;
 	esac
 done
-printf '%s\n' "${args[@]:0:3}" | grep -qx rustc ||
+# rustc, or clippy-driver after a CLIPPY=1 build (make lint): the same compiler.
+printf '%s\n' "${args[@]:0:3}" | grep -qxE 'rustc|clippy-driver' ||
 	{ echo "check-unsound: no rustc command in $cmdfile" >&2; exit 2; }
 
 T=$(mktemp -d)
