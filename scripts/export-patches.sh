@@ -336,4 +336,5 @@ d
 log "series written to $OUT:"
 ls "$OUT" >&2
 (cd "$WORK" 2>/dev/null || cd "$PRISTINE"; ./scripts/checkpatch.pl --no-tree --strict \
-	--max-line-length=100 --ignore FILE_PATH_CHANGES,COMMIT_LOG_LONG_LINE "$OUT"/000[1-9]-*.patch)
+	--max-line-length=100 --ignore FILE_PATH_CHANGES,COMMIT_LOG_LONG_LINE \
+	$(ls "$OUT"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-'))
