@@ -1,114 +1,121 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # rust-sched-cfs: Rust pieces of the Linux fair scheduler, as an overlay on a
-# Linux 7.3.x tree. See README.md.
+# Linux 7.3.x tree. See README.md; "make help" lists the targets.
 #
-#   make          build the kernel with CONFIG_SCHED_RUST_CFS=y and boot it
-#   make test     build the debug test kernel, run the KUnit suites and the
-#                 boot test in QEMU
-#   make test-kasan  make test with KASAN and kmemleak in the test kernel
-#   make test-arm64  make test on arm64: the test kernel built for arm64 and
-#                 booted on QEMU's virt machine (4 CPUs, two L2 caches)
-#   make test-all  make test and make test-arm64
-#   make stress   the test kernel under 10 minutes of hotplug, cpuset
-#                 partitions, runtime switching, cgroup churn, fault
-#                 injection and the kernel's selftests (STRESS_SECONDS=)
-#   make bench    benchmarks, C and Rust in the same boot: microbenchmarks
-#                 (instructions per call), per-call cost and simulated cache
-#                 misses inside workloads, the field's benchmarks with 95 %
-#                 intervals; tables and plots in the cache's bench-results
-#   make bench-arm64  make bench's microbenchmarks and workloads on the arm64
-#                 main kernel (ARCH=arm64 make bench)
-#   make bench-readme  put the last make bench results into README.md and
-#                 tests/bench/results/
-#   make bench-readme-arm64  the same for make bench-arm64 (results-arm64/)
-#   make kunit    run the suites through tools/testing/kunit/kunit.py
-#   make kunit-uml  the same on UML (4 CPUs, no int128)
-#   make patches  export an upstream-style patch series (git format-patch)
-#   make check-series  apply the series patch by patch to a git tree of the
-#                 pristine source and build every step with the option on
-#                 and off (clippy, rustfmt, checkpatch on each), then lay
-#                 it out with b4 prep
-#   make lint     rustfmtcheck, a CLIPPY=1 build, checkpatch on patches/
-#   make check-off  CONFIG_SCHED_RUST_CFS=n: fair.o equals the pristine one
-#   make check-inline  the main kernel: no call into Rust left on hot paths
-#   make check-rust-min  build the Rust code with the kernel's minimum rustc
-#   make check-unsound  compile tests/unsound/'s misuse snippets against the
-#                 built kernel crate: each must be refused with its error
-#   make clean    remove the build directories (keeps the kernel source)
+# Every target runs a script of scripts/; the "##" comments are the text of
+# make help. Exit status of each script (GNU make itself exits 2 when a
+# recipe fails and prints the script's status in its "Error N" line):
+# 0 pass, 1 a check failed, 2 the harness or the environment failed,
+# 4 skipped.
 
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all main test test-kasan test-arm64 test-all stress bench bench-arm64 bench-readme bench-readme-arm64 kunit kunit-uml patches check-series setup fetch overlay lint check-off \
-	check-inline check-rust-min check-unsound clean
+# Builds live in the cache ($RUST_SCHED_CFS_CACHE, default
+# ~/.cache/rust-sched-cfs), one directory per kernel flavour, and the
+# scripts give the kernel's make its own O= for each: an O= or a
+# KBUILD_OUTPUT from here would reach the kernel's make through MAKEFLAGS
+# or the environment and send some steps elsewhere. Refused, not ignored.
+ifneq ($(filter command line environment,$(origin O)),)
+$(error O=$(O) is not supported: the build directories are $${RUST_SCHED_CFS_CACHE:-~/.cache/rust-sched-cfs}/build-<flavour>; set RUST_SCHED_CFS_CACHE=<dir> to put them elsewhere)
+endif
+ifneq ($(KBUILD_OUTPUT),)
+$(error KBUILD_OUTPUT=$(KBUILD_OUTPUT) is not supported: unset it; set RUST_SCHED_CFS_CACHE=<dir> to put the build directories elsewhere)
+endif
+# V=1 shows the kernel build's output and the guest's console as they come.
+export V
+
+# make boot / make shell: which build, and more kernel parameters.
+FLAVOUR ?= test
+BOOT_ARGS ?=
+
+.PHONY: all help main test test-kasan test-arm64 test-all stress boot shell bench bench-arm64 \
+	bench-readme bench-readme-arm64 kunit kunit-uml setup fetch overlay patches check-series \
+	lint check-off check-inline check-rust-min check-unsound check-harness clean
 
 all: main
 
-main:
+help: ## this list
+	@sed -n 's/^\([a-z0-9-]*\):.*## \(.*\)/\1\t\2/p' $(firstword $(MAKEFILE_LIST)) | \
+		awk -F'\t' '{ printf "  %-19s %s\n", $$1, $$2 }'
+	@echo "Variables: V=1 (verbose), FLAVOUR= and BOOT_ARGS= (boot, shell), ARCH=arm64,"
+	@echo "  RUST_SCHED_CFS_CACHE=<dir> (builds and logs), KSRC=<kernel tree>: README.md lists them all."
+	@echo "Exit status of the scripts: 0 pass, 1 a check failed, 2 harness or environment, 4 skipped."
+
+main: ## build the main kernel (CONFIG_SCHED_RUST_CFS=y, distribution-like) and boot it
 	@$(S)/run.sh main
 
-test:
+test: ## build the test kernel, boot it: KUnit parity suites, cgroup workloads, shadow check
 	@$(S)/run.sh test
 
-test-kasan:
+test-kasan: ## make test with KASAN and kmemleak
 	@$(S)/run.sh test-kasan
 
-test-arm64:
+test-arm64: ## make test on arm64 (QEMU virt, 4 CPUs in two L2 caches)
 	@ARCH=arm64 $(S)/run.sh test
 
-test-all: test test-arm64
+test-all: test test-arm64 ## make test and make test-arm64
 
-stress:
+stress: ## the test kernel under 10 min of hotplug, partitions, switching, churn, faults, selftests
 	@$(S)/run.sh stress
 
-bench:
+boot: ## boot the last FLAVOUR= build again (default test) and check it; BOOT_ARGS= adds parameters
+	@$(S)/boot.sh $(FLAVOUR) $(BOOT_ARGS)
+
+shell: ## an interactive shell in the guest of make test (Rust paths on, debugfs mounted)
+	@$(S)/boot.sh $(FLAVOUR) rsc.mode=shell kunit.enable=0 $(BOOT_ARGS)
+
+bench: ## C and Rust in the same boot: instructions per call, workloads; BENCH_CONFIG=size for -Os
 	@$(S)/bench.sh
 
-bench-arm64:
+bench-arm64: ## make bench on the arm64 main kernel
 	@ARCH=arm64 $(S)/bench.sh
 
-bench-readme:
+bench-readme: ## write the last make bench results to tests/bench/results/
 	@$(S)/bench-readme.sh
 
-bench-readme-arm64:
+bench-readme-arm64: ## the same for make bench-arm64 (tests/bench/results-arm64/)
 	@ARCH=arm64 $(S)/bench-readme.sh
 
-kunit:
+kunit: ## the KUnit suites through tools/testing/kunit/kunit.py (x86_64 under QEMU)
 	@$(S)/kunit.sh
 
-kunit-uml:
+kunit-uml: ## the same on UML
 	@KUNIT_ARCH=um $(S)/kunit.sh
 
-setup:
+setup: ## install the toolchain: Debian packages, rustc 1.86.0, bindgen
 	@$(S)/setup.sh
 
-fetch:
+fetch: ## fetch and unpack Debian's linux-source-7.3 into the cache (or KSRC=)
 	@$(S)/fetch-kernel.sh
 
-overlay:
+overlay: ## copy the overlay and apply patches/ onto the cache's kernel tree
 	@$(S)/overlay.sh
 
-patches:
+patches: ## export the upstream-style patch series (git format-patch layout)
 	@$(S)/export-patches.sh
 
-check-series:
+check-series: ## apply the series patch by patch, build each with the option on and off, b4 prep
 	@$(S)/check-series.sh
 
-lint:
+lint: ## rustfmt, a CLIPPY=1 build, checkpatch on the exported series, docutils, check-unsound, check-rust-min
 	@$(S)/lint.sh
 
-check-off:
+check-off: ## CONFIG_SCHED_RUST_CFS=n: fair.o keeps every stock function and refers to no Rust
 	@$(S)/check-off.sh
 
-check-inline:
+check-inline: ## the main kernel: no call into Rust left on the hot paths
 	@$(S)/run.sh check-inline
 
-check-rust-min:
+check-rust-min: ## build the Rust code with the kernel's minimum rustc (1.85.0)
 	@$(S)/check-rust-min.sh
 
-check-unsound:
+check-unsound: ## compile tests/unsound/'s misuse snippets: each must be refused with its error
 	@$(S)/check-unsound.sh
 
-clean:
+check-harness: ## the harness itself: exit statuses, O= refusal, make help, the README's report sample
+	@tests/harness/run.sh
+
+clean: ## remove the build and boot directories (keeps the kernel source and ccache)
 	@. $(S)/common.sh; rm -rf "$$CACHE"/build-* "$$CACHE"/boot-* "$$CACHE"/stage

@@ -105,9 +105,9 @@ log "boot 1/$nboots: microbenchmarks and workloads, $rounds rounds per side"
 INITRAMFS_PERF=$perf BOOT_TIMEOUT=${BENCH_TIMEOUT:-7200} "$TOP/scripts/boot.sh" "$flavour" rsc.mode=bench \
 	rsc.rounds="$rounds" >/dev/null || true
 cp "$con" "$R/bench-console.log"
-grep -q '^RSC: DONE' "$con" || die "the benchmark boot did not finish; console: $R/bench-console.log"
+grep -q '^RSC: DONE' "$con" || fail "the benchmark boot did not finish; console: $R/bench-console.log"
 grep -q '^RSC: bench_shadow off' "$con" || ! grep -q '^CONFIG_SCHED_RUST_CFS_SHADOW=y' "$B/.config" ||
-	die "the shadow check was not switched off for the benchmarks; console: $R/bench-console.log"
+	fail "the shadow check was not switched off for the benchmarks; console: $R/bench-console.log"
 echo "guest:    $(sed -n 's/^RSC: vulnerability //p' "$con" | tr '\n' ';' | sed 's/;$//; s/;/; /g')" >> "$R/header.txt"
 echo "kernel:   $(sed -n 's/^RSC: kernel //p' "$con")" >> "$R/header.txt"
 
@@ -194,7 +194,7 @@ echo "In-kernel microbenchmarks (ns per call, TCG wall time):"
 sed -n 's/^RSC: bench //p' "$R/bench-console.log"
 echo
 /usr/bin/python3 "$TOP/scripts/bench-report.py" "$R" > "$R/report.txt" ||
-	die "bench-report: see above; consoles and plugin logs in $R"
+	fail "bench-report: see above; consoles and plugin logs in $R"
 cat "$R/report.txt"
 echo
 echo "(results, plots and consoles: $R; make bench-readme puts them into README.md)"

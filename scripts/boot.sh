@@ -11,12 +11,17 @@
 # BOOT_TIMEOUT (seconds, default 900), SMP, QEMU_EXTRA (more QEMU
 # arguments, e.g. a TCG plugin), BOOT_NAME (output directory
 # $CACHE/boot-<name>, default the flavour), BOOT_CONSOLE (check this saved console
-# instead of booting; BOOT_RC its QEMU exit status).
-# Fails on a timeout or a QEMU exit other than 0, a kernel that did not
+# instead of booting; BOOT_RC its QEMU exit status), V=1 (the console as it
+# comes; otherwise the guest's phases with their times).
+# With rsc.mode=shell among the parameters (make shell) the guest is
+# interactive: QEMU on the terminal, no timeout and no checks.
+# Fails (1) on a timeout or a QEMU exit other than 0, a kernel that did not
 # reach the end of the workload, any splat (WARNING, BUG, lockdep, UBSAN,
 # KASAN, RCU stall, lockup, hung task, refcount), a KUnit failure or a
 # missing suite, and, for the test workload, on any claim of the report
-# whose data is missing (see the checks below).
+# whose data is missing (see the checks below); exits 2 when QEMU could not
+# run the kernel at all. A failure ends with a block to reproduce it and,
+# for a splat, the call trace decoded to file:line (splat-decoded.txt).
 
 . "$(dirname "$0")/common.sh"
 
@@ -75,13 +80,37 @@ if [ -n "${BOOT_CONSOLE:-}" ]; then
 else
 	"$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
 	[ "$KARCH" = x86_64 ] || "$TOP/scripts/virt-dtb.sh" "$SMP" "$out/virt.dtb"
+	qemu=($QEMU "${machine[@]}" -accel "$ACCEL" -smp "$SMP" -m 2G -nographic -no-reboot
+		-kernel "$bz" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" ${QEMU_EXTRA:-})
+	if [ "$mode" = shell ]; then
+		log "guest shell on the $flavour kernel (-smp $SMP): Ctrl-A X quits QEMU, poweroff -f ends the guest"
+		exec "${qemu[@]}"
+	fi
 	log "booting $flavour kernel: -smp $SMP, accel $ACCEL, timeout ${BOOT_TIMEOUT}s (console: $con)"
 	start=$(date +%s)
+	: > "$con"
+	# While it runs: the console itself with V=1, else each phase of the
+	# guest as it starts, with the host's elapsed time.
+	if [ "${V:-0}" != 0 ]; then
+		tail -n +1 -F "$con" 2>/dev/null >&2 &
+	else
+		tail -n +1 -F "$con" 2>/dev/null | sed -u 's/\r//; s/^\[ *[0-9.]*\] //' | grep --line-buffered -E \
+			'^Run /init|^KTAP version 1$|^RSC: (phase|stress start|stress done|llc_run|run |cgsel_exit|DONE|FAIL)|WARNING:|BUG:|Kernel panic|rcu: INFO' |
+			while IFS= read -r l; do
+				case $l in
+				'Run /init'*) l="/init started (after the built-in KUnit suites)" ;;
+				'KTAP version 1') [ -n "${ktap:-}" ] && continue; ktap=1; l="kernel up, KUnit suites running" ;;
+				RSC:*) l=${l#RSC: } ;;
+				esac
+				log "  guest: $l"
+			done &
+	fi
+	watcher=$!
 	rc=0
-	timeout --foreground -k 10 "$BOOT_TIMEOUT" \
-		$QEMU "${machine[@]}" -accel "$ACCEL" -smp "$SMP" -m 2G -nographic -no-reboot \
-		-kernel "$bz" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" ${QEMU_EXTRA:-} \
-		< /dev/null > "$con" 2>&1 || rc=$?
+	timeout --foreground -k 10 "$BOOT_TIMEOUT" "${qemu[@]}" < /dev/null > "$con" 2>&1 || rc=$?
+	sleep 1
+	pkill -f "^tail -n \+1 -F $con\$" 2>/dev/null
+	wait $watcher 2>/dev/null
 	wall=$(( $(date +%s) - start ))
 	tr -d '\r' < "$con" > "$con.tmp" && mv "$con.tmp" "$con"
 fi
@@ -402,6 +431,30 @@ if [ ${#problems[@]} -gt 0 ]; then
 	echo "result:      FAIL"
 	printf '  %s\n' "${problems[@]}"
 	echo "console: $con"
+	# A splat's call trace decoded to file:line with the kernel's own
+	# script, against this build's vmlinux.
+	if grep -qE "$splat" "$con" && [ -f "$B/vmlinux" ]; then
+		grep -nE "$splat" "$con" | head -n1 | cut -d: -f1 | {
+			read -r first
+			sed -n "$((first > 5 ? first - 5 : 1)),$((first + 80))p" "$con"
+		} | sed 's/^\[ *[0-9.]*\] //' |
+			LLVM=$LLVM_SUFFIX "$WORK/scripts/decode_stacktrace.sh" "$B/vmlinux" "$WORK" > "$out/splat-decoded.txt" 2>&1
+		echo "the first splat, decoded ($out/splat-decoded.txt):"
+		grep -E '^ *[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+ .*:[0-9]+' "$out/splat-decoded.txt" | head -n 12 | sed 's/^/  /'
+	fi
+	seed=$(sed -n 's/.*replay with \(fair\.rust_parity_seed=[0-9]*\).*/\1/p' "$con" | head -n1)
+	args=$(sed "s/^console=$console panic=-1 sched_verbose *//; s/ *rcupdate.rcu_cpu_stall_timeout=[0-9]*//" <<< "$cmdline")
+	echo "reproduce:"
+	echo "  the same kernel, the same guest:  make boot FLAVOUR=$flavour${args:+ BOOT_ARGS=\"$args\"}${seed:+ (and $seed for the same parity cases)}"
+	echo "  the checks alone on this console:  BOOT_CONSOLE=$con BOOT_RC=$rc scripts/boot.sh $flavour${args:+ $args}"
+	echo "  kernel $bz, .config $B/.config"
+	echo "  qemu: $QEMU -accel $ACCEL -smp $SMP -append \"$cmdline\""
+	# QEMU did not run the kernel at all: the environment, not a check.
+	if [ -z "${BOOT_CONSOLE:-}" ] && [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$rc" != 137 ] &&
+		! grep -q 'Linux version' "$con"; then
+		echo "QEMU exited $rc before the kernel started: the harness or the environment failed"
+		exit 2
+	fi
 	exit 1
 fi
 echo "result:      PASS"

@@ -12,6 +12,7 @@
 #   scripts/build.sh rustmin  the test configuration's Rust code and fair.c
 #                 only (kernel/sched/rust/), for the kernel's minimum rustc
 # ARCH=arm64 builds the test or main flavour for arm64 (QEMU virt) instead.
+# V=1 shows the kernel's verbose build output (otherwise in build.log).
 # Output: $CACHE/build-<flavour>/arch/x86/boot/bzImage,
 #         $CACHE/build-arm64-<flavour>/arch/arm64/boot/Image
 
@@ -60,7 +61,7 @@ if ! cmp -s "$want" "$B/.config.done" 2>/dev/null || [ ! -f "$B/.config" ]; then
 	done < "$want"
 	if [ -n "$missing" ]; then
 		kmake O="$B" rustavailable || true
-		die "requested config options did not survive olddefconfig:$missing"
+		fail "requested config options did not survive olddefconfig:$missing"
 	fi
 	cp "$want" "$B/.config.done"
 fi
@@ -84,13 +85,19 @@ rc=0
 ticker=$!
 targets=$(basename "$KIMAGE")
 [ "$flavour" = rustmin ] && targets=kernel/sched/rust/
-kmake O="$B" -j"$(nproc)" $targets > "$B/build.log" 2>&1 || rc=$?
+if [ "${V:-0}" != 0 ]; then
+	# V=1: the kernel's verbose build on the terminal as well as in the log.
+	kill $ticker 2>/dev/null
+	kmake O="$B" -j"$(nproc)" V="$V" $targets 2>&1 | tee "$B/build.log" >&2 || rc=$?
+else
+	kmake O="$B" -j"$(nproc)" $targets > "$B/build.log" 2>&1 || rc=$?
+fi
 kill $ticker 2>/dev/null
 wait $ticker 2>/dev/null || true
 if [ $rc != 0 ]; then
 	grep -E 'error|Error|warning:' "$B/build.log" | head -n 40 >&2
 	tail -n 20 "$B/build.log" >&2
-	die "kernel build failed (full log: $B/build.log)"
+	fail "kernel build failed (full log: $B/build.log)"
 fi
 # Warnings in this project's files fail the build. An out-of-tree build
 # prints source paths with the absolute srctree ($WORK/...), clang puts the
@@ -98,7 +105,7 @@ fi
 ours='(^|[ /])(kernel/sched/(rust|tests)/|rust/kernel/sched/|kernel/sched/fair\.c)'
 if grep -E "$ours" "$B/build.log" | grep -qE 'warning:| --> '; then
 	grep -B6 -A8 -E 'warning:' "$B/build.log" | head -n 80 >&2
-	die "warnings in the project's files (full log: $B/build.log)"
+	fail "warnings in the project's files (full log: $B/build.log)"
 fi
 # objtool also checks vmlinux.o (IBT, noinstr), where a warning names a
 # function, not a file: a warning about a function of the project's objects
@@ -112,7 +119,7 @@ if [ "$flavour" != rustmin ] && grep -q 'warning: objtool:' "$B/build.log"; then
 		while read -r f line; do grep -qx "$f" <<< "$mine" && echo "$line"; done)
 	if [ -n "$bad" ]; then
 		echo "$bad" >&2
-		die "objtool warnings in functions of fair.c or the Rust pieces (full log: $B/build.log)"
+		fail "objtool warnings in functions of fair.c or the Rust pieces (full log: $B/build.log)"
 	fi
 	log "objtool warnings outside this project's code: $(grep -c 'warning: objtool:' "$B/build.log")"
 fi

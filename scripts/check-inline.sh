@@ -219,6 +219,6 @@ print('check-inline: %s attributes equal on both sides of every call' % what)
 PY
 fi
 if [ $fail != 0 ]; then
-	die "check-inline: the Rust pieces are called across the language boundary on hot paths, or with other attributes, or call the i128 helpers"
+	fail "check-inline: the Rust pieces are called across the language boundary on hot paths, or with other attributes, or call the i128 helpers"
 fi
 echo "check-inline: PASS: no call into Rust on those paths"

@@ -25,11 +25,11 @@ for side in pristine work; do
 	WORK=${dir[$side]} kmake -s O="$B" tinyconfig > /dev/null
 	(cd "${dir[$side]}" && ./scripts/kconfig/merge_config.sh -m -O "$B" "$B/.config" "$B/off.config" > /dev/null)
 	WORK=${dir[$side]} kmake -s O="$B" olddefconfig > /dev/null
-	grep -q '^CONFIG_SCHED_CACHE=y' "$B/.config" || die "$side: CONFIG_SCHED_CACHE did not survive"
-	grep -q '^CONFIG_SCHED_RUST_CFS=y' "$B/.config" && die "$side: CONFIG_SCHED_RUST_CFS is on"
+	grep -q '^CONFIG_SCHED_CACHE=y' "$B/.config" || fail "$side: CONFIG_SCHED_CACHE did not survive"
+	grep -q '^CONFIG_SCHED_RUST_CFS=y' "$B/.config" && fail "$side: CONFIG_SCHED_RUST_CFS is on"
 	log "$side: build $obj"
 	WORK=${dir[$side]} kmake O="$B" -j"$(nproc)" $obj > "$B/build.log" 2>&1 ||
-		{ tail -n 30 "$B/build.log"; die "$side: $obj does not build"; }
+		{ tail -n 30 "$B/build.log"; fail "$side: $obj does not build"; }
 done
 
 P=$CACHE/build-off-pristine/$obj
@@ -37,7 +37,7 @@ W=$CACHE/build-off-work/$obj
 
 # Nothing of the Rust side or of the switch may be left in the C code.
 if llvm-nm$LLVM_SUFFIX "$W" | grep -E ' (rust_sched_|sched_rust_)'; then
-	die "$obj refers to the Rust side with CONFIG_SCHED_RUST_CFS=n"
+	fail "$obj refers to the Rust side with CONFIG_SCHED_RUST_CFS=n"
 fi
 
 # Function by function, with addresses normalized and the C oracles' "_c"
@@ -58,7 +58,7 @@ for f in $(funcs "$P"); do
 		differ+=("$f ($(norm "$P" "$f" | grep -c .) -> $(norm "$W" "$g" | grep -c .) instructions)")
 	fi
 done
-[ ${#missing[@]} = 0 ] || die "functions of the stock $obj missing with CONFIG_SCHED_RUST_CFS=n: ${missing[*]}"
+[ ${#missing[@]} = 0 ] || fail "functions of the stock $obj missing with CONFIG_SCHED_RUST_CFS=n: ${missing[*]}"
 text() { llvm-size$LLVM_SUFFIX "$1" | awk 'NR == 2 { print $1 }'; }
 log "$obj with CONFIG_SCHED_RUST_CFS=n: text $(text "$P") -> $(text "$W") bytes;" \
 	"$same of $(funcs "$P" | wc -l) functions identical to the stock ones"
@@ -68,5 +68,5 @@ done
 
 log "work: link vmlinux with CONFIG_SCHED_RUST_CFS=n"
 kmake O="$CACHE/build-off-work" -j"$(nproc)" vmlinux > "$CACHE/build-off-work/build.log" 2>&1 ||
-	{ tail -n 30 "$CACHE/build-off-work/build.log"; die "vmlinux does not build with CONFIG_SCHED_RUST_CFS=n"; }
+	{ tail -n 30 "$CACHE/build-off-work/build.log"; fail "vmlinux does not build with CONFIG_SCHED_RUST_CFS=n"; }
 log "CONFIG_SCHED_RUST_CFS=n: no Rust reference in $obj, vmlinux links"

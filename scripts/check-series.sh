@@ -30,7 +30,7 @@ T=$S/linux
 mkdir -p "$S"
 log "exporting the series"
 PATCH_DIR=$OUT "$TOP/scripts/export-patches.sh" > "$S/export.log" 2>&1 ||
-	{ tail -n 30 "$S/export.log"; die "the series could not be exported"; }
+	{ tail -n 30 "$S/export.log"; fail "the series could not be exported"; }
 
 # A git tree of the pristine source, made once; reset to its base commit
 # before every run.
@@ -147,7 +147,7 @@ if [ $fail = 0 ]; then
 		   (cd "$T" && "$b4" prep -e base && EDITOR="$S/b4-editor" "$b4" prep --edit-cover &&
 		    "$b4" prep -p "$S/b4") >> "$S/b4.log" 2>&1 &&
 		   [ "$(ls "$S"/b4/*.patch | wc -l)" = $(( ${#report[@]} + 1 )) ] &&
-		   grep -q "^Subject: \[PATCH 0/${#report[@]}\] $(head -n1 "$S/b4-cover.txt")" "$S"/b4/0000-*.patch; then
+		   grep -q "^Subject: \[PATCH 0*0/${#report[@]}\] $(head -n1 "$S/b4-cover.txt")" "$S"/b4/0000-*.patch; then
 			b4line="b4 $("$b4" --version): b4 prep enrolled the series on branch b4/rust-sched-cfs, b4 prep -p wrote the cover letter and ${#report[@]} patches to $S/b4"
 		else
 			tail -n 20 "$S/b4.log" >&2

@@ -8,7 +8,8 @@
 # compiles, or fails with another error, fails the check. The control
 # snippets ("// expect: ok") must compile. One line per snippet.
 #   scripts/check-unsound.sh [flavour]   default: test, else main
-# Exit: 0 all as expected, 1 a snippet did not fail as expected, 2 no build.
+# Exit: 0 all as expected, 1 a snippet did not fail as expected, 4 no build
+# (skipped), 2 a harness problem.
 
 . "$(dirname "$0")/common.sh"
 
@@ -20,8 +21,9 @@ if [ -z "$flavour" ]; then
 fi
 B=$(bdir "${flavour:-test}")
 cmdfile=$B/kernel/sched/rust/.sched_rust.o.cmd
-[ -f "$cmdfile" ] || { echo "check-unsound: no build with the sched_rust crate in $B: run make test first" >&2; exit 2; }
-[ -f "$B/rust/libkernel.rmeta" ] || { echo "check-unsound: no kernel crate in $B" >&2; exit 2; }
+# Nothing to compile against without a build: skipped (4), not passed.
+[ -f "$cmdfile" ] || skip "check-unsound: no build with the sched_rust crate in $B: run make test first"
+[ -f "$B/rust/libkernel.rmeta" ] || die "check-unsound: a sched_rust build without its kernel crate in $B"
 
 # The rustc part of the saved command, without its outputs and its source.
 rustc_cmd=$(sed -n 's/^savedcmd_[^ ]* := //p' "$cmdfile" | sed 's/ ;.*//')
@@ -36,7 +38,7 @@ for a in "${argv[@]}"; do
 done
 # rustc, or clippy-driver after a CLIPPY=1 build (make lint): the same compiler.
 printf '%s\n' "${args[@]:0:3}" | grep -qxE 'rustc|clippy-driver' ||
-	{ echo "check-unsound: no rustc command in $cmdfile" >&2; exit 2; }
+	die "check-unsound: no rustc command in $cmdfile"
 
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
@@ -69,7 +71,7 @@ for src in "$TOP"/tests/unsound/*.rs; do
 		fail=1
 	fi
 done
-[ "$n" -gt 0 ] || { echo "check-unsound: no snippets in tests/unsound/" >&2; exit 2; }
+[ "$n" -gt 0 ] || die "check-unsound: no snippets in tests/unsound/"
 if [ $fail = 0 ]; then
 	echo "check-unsound: $n snippets as expected (kernel crate of $B)"
 else

@@ -32,19 +32,52 @@ log() {
 	printf '[%5ss] %s\n' "$(( $(date +%s) - _t0 ))" "$*" >&2
 }
 
-die() {
+# Exit status of every script, and of the recipe behind every make target
+# (make itself exits 2 when a recipe fails, as GNU make always does, and
+# names the recipe's status in its "Error N" line):
+#   0 pass, 1 a check failed, 2 the harness or the environment failed
+#   (a package, the network, a missing build, a bad argument), 4 skipped.
+die() {		# the harness or the environment failed
 	printf 'error: %s\n' "$*" >&2
+	exit 2
+}
+fail() {	# a check failed
+	printf 'FAIL: %s\n' "$*" >&2
 	exit 1
 }
+skip() {	# nothing to check here
+	printf 'SKIP: %s\n' "$*" >&2
+	exit 4
+}
 
-# Run a stage with its elapsed time.
+# Run a stage with its elapsed time. A stage that fails ends the script
+# with its status: 1 and 4 as they are, any other status (a tool's own
+# code, a signal) as 2. "stage -e" marks a stage of set-up (packages,
+# toolchain, kernel source): whatever fails there is the environment's (2).
 stage() {
-	local name=$1 s
+	local env= name s rc=0
+	[ "$1" = -e ] && { env=1; shift; }
+	name=$1
 	shift
 	s=$(date +%s)
 	log "== $name"
-	"$@"
+	"$@" || rc=$?
+	if [ $rc != 0 ]; then
+		case $rc in 1|4) [ -z "$env" ] || rc=2 ;; *) rc=2 ;; esac
+		log "== $name failed after $(( $(date +%s) - s ))s (exit $rc: $(status_text $rc))"
+		exit $rc
+	fi
 	log "== $name done in $(( $(date +%s) - s ))s"
+}
+
+status_text() {
+	case $1 in
+	0) echo pass ;;
+	1) echo "a check failed" ;;
+	2) echo "the harness or the environment failed" ;;
+	4) echo skipped ;;
+	*) echo "unexpected status" ;;
+	esac
 }
 
 # The target architecture: ARCH=arm64 (make test-arm64) or x86_64, the

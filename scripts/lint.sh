@@ -19,12 +19,12 @@ kmake -s O="$B" rustfmtcheck
 
 log "CLIPPY=1 build"
 kmake O="$B" CLIPPY=1 -j"$(nproc)" bzImage > "$B/clippy.log" 2>&1 ||
-	{ tail -n 40 "$B/clippy.log"; die "CLIPPY=1 build failed"; }
+	{ tail -n 40 "$B/clippy.log"; fail "CLIPPY=1 build failed"; }
 # A diagnostic's location line (" --> path:line:col") names the file; the
 # stock tree has a few warnings of its own with this clippy.
 if grep -qE '^ *--> .*(kernel/sched/rust/|rust/kernel/sched)' "$B/clippy.log"; then
 	grep -B3 -A12 -E '^ *--> .*(kernel/sched/rust/|rust/kernel/sched)' "$B/clippy.log" | head -n 80
-	die "clippy warnings in the project's files"
+	fail "clippy warnings in the project's files"
 fi
 grep -qE '^(warning|error)' "$B/clippy.log" &&
 	log "clippy: warnings in stock kernel files only: $(grep -E '^ *--> ' "$B/clippy.log" | sed 's/:.*//; s|.*/src/work/||' | sort -u | tr '\n' ' ')"
@@ -33,10 +33,10 @@ log "checkpatch on the exported series"
 out=$("$TOP/scripts/export-patches.sh" 2>&1) || true
 printf '%s\n' "$out" | grep -E '^(total|WARNING|ERROR|CHECK)'
 if printf '%s\n' "$out" | grep '^total:' | grep -qv 'total: 0 errors, 0 warnings, 0 checks'; then
-	die "checkpatch found problems in the exported series"
+	fail "checkpatch found problems in the exported series"
 fi
 log "reStructuredText of Documentation/scheduler/sched-rust-cfs.rst (docutils, warnings fail)"
-/usr/bin/python3 - "$TOP/Documentation/scheduler/sched-rust-cfs.rst" <<'EOP' || die "the document has reStructuredText problems"
+/usr/bin/python3 - "$TOP/Documentation/scheduler/sched-rust-cfs.rst" <<'EOP' || fail "the document has reStructuredText problems"
 import io, sys
 import docutils.core
 err = io.StringIO()
@@ -46,7 +46,7 @@ if err.getvalue():
     sys.exit(err.getvalue())
 EOP
 log "misuse snippets against the main kernel's crate (check-unsound)"
-"$TOP/scripts/check-unsound.sh" main || die "a misuse snippet did not fail as expected"
+"$TOP/scripts/check-unsound.sh" main || fail "a misuse snippet did not fail as expected"
 log "build with the kernel's minimum rustc"
 "$TOP/scripts/check-rust-min.sh"
 log "lint clean"

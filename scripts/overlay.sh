@@ -55,7 +55,7 @@ done
 for p in "$TOP"/patches/*.patch; do
 	if ! out=$(patch -d "$STAGE" -p1 --forward --no-backup-if-mismatch -r - < "$p" 2>&1); then
 		printf '%s\n' "$out" >&2
-		die "patches/$(basename "$p") does not apply to Linux $(cat "$PRISTINE/.debian-version" 2>/dev/null || echo "in $PRISTINE"); see the output above"
+		fail "patches/$(basename "$p") does not apply to Linux $(cat "$PRISTINE/.debian-version" 2>/dev/null || echo "in $PRISTINE"); see the output above"
 	fi
 done
 for f in $files; do

@@ -19,16 +19,16 @@ versions() {
 }
 
 if [ "$KARCH" = arm64 ]; then
-	stage "set up toolchain (and arm64 guest packages)" "$S/setup-arm64.sh"
+	stage -e "set up toolchain (and arm64 guest packages)" "$S/setup-arm64.sh"
 else
-	stage "set up toolchain" "$S/setup.sh"
+	stage -e "set up toolchain" "$S/setup.sh"
 fi
 versions
-stage "kernel source" "$S/fetch-kernel.sh"
+stage -e "kernel source" "$S/fetch-kernel.sh"
 log "kernel source: $(make -s -C "$PRISTINE" kernelversion) ($(cat "$PRISTINE/.debian-version" 2>/dev/null || echo "KSRC=$KSRC"))"
 stage "overlay" "$S/overlay.sh"
 # Prints the toolchain's own message verbatim when Rust is not available.
-stage "rustavailable" bash -c ". '$S/common.sh'; kmake -s rustavailable"
+stage -e "rustavailable" bash -c ". '$S/common.sh'; kmake -s rustavailable"
 case $job in
 build-main|build-size)
 	stage "build ${job#build-} kernel" "$S/build.sh" "${job#build-}"
