@@ -64,7 +64,7 @@ boot: ## boot the last FLAVOUR= build again (default test) and check it; BOOT_AR
 	@$(S)/boot.sh $(FLAVOUR) $(BOOT_ARGS)
 
 shell: ## an interactive shell in the guest of make test (Rust paths on, debugfs mounted)
-	@$(S)/boot.sh $(FLAVOUR) rsc.mode=shell kunit.enable=0 $(BOOT_ARGS)
+	@BOOT_NAME=shell $(S)/boot.sh $(FLAVOUR) rsc.mode=shell kunit.enable=0 $(BOOT_ARGS)
 
 bench: ## C and Rust in the same boot: instructions per call, workloads; BENCH_CONFIG=size for -Os
 	@$(S)/bench.sh
@@ -99,7 +99,7 @@ patches: ## export the upstream-style patch series (git format-patch layout)
 check-series: ## apply the series patch by patch, build each with the option on and off, b4 prep
 	@$(S)/check-series.sh
 
-lint: ## rustfmt, a CLIPPY=1 build, checkpatch on the exported series, docutils, check-unsound, check-rust-min
+lint: ## rustfmt, a CLIPPY=1 build, checkpatch on the series, docutils, check-unsound, check-harness, check-rust-min
 	@$(S)/lint.sh
 
 check-off: ## CONFIG_SCHED_RUST_CFS=n: fair.o keeps every stock function and refers to no Rust

@@ -16,7 +16,7 @@
 #     every call of each piece (instructions, cache lines, simulated L1D/L2
 #     misses). PERCALL_ROUNDS rounds per side (2). PERCALL=0 skips it.
 # scripts/bench-report.py prints the tables and writes the plots and the
-# README section into $CACHE/bench-results (make bench-readme copies them
+# results section into $CACHE/bench-results (make bench-readme copies them
 # into the repository). The kernel measured is the main one, configured like
 # a distribution kernel (configs/distro.config); BENCH_CONFIG=size measures
 # tinyconfig's -Os build of the same code instead (build directory build-size).
@@ -197,4 +197,4 @@ echo
 	fail "bench-report: see above; consoles and plugin logs in $R"
 cat "$R/report.txt"
 echo
-echo "(results, plots and consoles: $R; make bench-readme puts them into README.md)"
+echo "(results, plots and consoles: $R; make bench-readme writes them to tests/bench/results/)"

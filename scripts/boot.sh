@@ -350,6 +350,13 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 fi
 
 rsc() { sed -n "s/^RSC: $1 //p" "$con" | head -n1; }
+# The report goes to report.txt beside the console, then to the terminal.
+exec 3>&1 > "$out/report.txt"
+report_end() {	# report_end <exit status>
+	exec 1>&3 3>&-
+	cat "$out/report.txt"
+	exit "$1"
+}
 echo
 echo "==== rust-sched-cfs boot report ($flavour kernel) ===="
 echo "kernel:      $(rsc kernel) (source: Debian linux-source-$KSERIES $(cat "$PRISTINE/.debian-version" 2>/dev/null || echo "from KSRC"))"
@@ -453,8 +460,9 @@ if [ ${#problems[@]} -gt 0 ]; then
 	if [ -z "${BOOT_CONSOLE:-}" ] && [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$rc" != 137 ] &&
 		! grep -q 'Linux version' "$con"; then
 		echo "QEMU exited $rc before the kernel started: the harness or the environment failed"
-		exit 2
+		report_end 2
 	fi
-	exit 1
+	report_end 1
 fi
 echo "result:      PASS"
+report_end 0

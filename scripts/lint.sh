@@ -4,7 +4,8 @@
 # Style gates: rustfmtcheck on the overlaid tree, a CLIPPY=1 build of the
 # main kernel (warnings in the project's files fail), and checkpatch.pl on
 # the exported patch series (scripts/export-patches.sh), docutils on the
-# Documentation file, the misuse snippets (scripts/check-unsound.sh), and a
+# Documentation file, the misuse snippets (scripts/check-unsound.sh), the
+# harness's own tests (tests/harness/run.sh), and a
 # build of the Rust code with the kernel's minimum rustc
 # (scripts/check-rust-min.sh).
 
@@ -47,6 +48,11 @@ if err.getvalue():
 EOP
 log "misuse snippets against the main kernel's crate (check-unsound)"
 "$TOP/scripts/check-unsound.sh" main || fail "a misuse snippet did not fail as expected"
+log "the harness's own tests (check-harness)"
+rc=0
+"$TOP/tests/harness/run.sh" || rc=$?
+# 4: no make test boot to check against, which lint does not need.
+[ $rc = 0 ] || [ $rc = 4 ] || fail "the harness's own tests failed"
 log "build with the kernel's minimum rustc"
 "$TOP/scripts/check-rust-min.sh"
 log "lint clean"

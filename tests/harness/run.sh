@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check-harness: tests of the harness itself, in seconds, with no
+# kernel build of their own.
+#  - make help lists every target, O= and KBUILD_OUTPUT are refused (2);
+#  - the exit statuses: a stage's failure mapped to 1, 2 or 4, a
+#    set-up stage's to 2, a missing build is 2 for boot.sh and 4 (skipped)
+#    for check-unsound;
+#  - on the last make test boot (when there is one): its console passes
+#    the checks again (0), and fails them (1) once a line is removed;
+#  - the sample report in README.md has the line kinds of the last real
+#    report, and no other.
+# One line per case. Exit: 0 every case passed, 1 a case failed, 4 some
+# cases were skipped (no make test boot in the cache) and none failed.
+
+. "$(dirname "$0")/../../scripts/common.sh"
+set +e
+
+pass=0 failed=0 skipped=0
+ok() { echo "ok    $*"; pass=$((pass + 1)); }
+ko() { echo "FAIL  $*"; failed=$((failed + 1)); }
+sk() { echo "skip  $*"; skipped=$((skipped + 1)); }
+expect() {	# expect <status> <what> <command...>
+	local want=$1 what=$2 rc=0
+	shift 2
+	"$@" > "$tmp/out" 2>&1 || rc=$?
+	if [ "$rc" = "$want" ]; then
+		ok "$what: exit $rc"
+	else
+		ko "$what: exit $rc, expected $want"
+		tail -n 5 "$tmp/out" | sed 's/^/      /'
+	fi
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$TOP"
+
+# make help: every target of the Makefile, each with its text.
+targets=$(sed -n 's/^\([a-z0-9-]*\):.*/\1/p' Makefile | grep -vx all | sort)
+listed=$(make -s help | awk '/^  [a-z0-9-]+ / { print $1 }' | sort)
+[ "$targets" = "$listed" ] && ok "make help lists the $(wc -w <<< "$targets") targets" ||
+	ko "make help and the Makefile's targets differ: $(comm -3 <(echo "$targets") <(echo "$listed") | tr -s ' \t\n' ' ')"
+readme_targets=$(grep '^| `make ' README.md | cut -d'|' -f2 | grep -o 'make [a-z0-9-]*' | cut -c6- | sort -u)
+missing=$(comm -23 <(echo "$targets") <(echo "$readme_targets") | grep -vx help | tr '\n' ' ')
+[ -z "$missing" ] && ok "README.md's table has every target" || ko "targets missing from README.md's table: $missing"
+
+# O= and KBUILD_OUTPUT: refused before anything runs.
+expect 2 "make O=$tmp/o test" make -s O="$tmp/o" test
+grep -q "is not supported" "$tmp/out" && [ ! -e "$tmp/o" ] && ok "O= refused with its message, nothing written" ||
+	ko "O=: no refusal message, or $tmp/o written"
+expect 2 "KBUILD_OUTPUT=$tmp/o make test" env KBUILD_OUTPUT="$tmp/o" make -s test
+
+# stage(): a check's failure stays 1, a skip 4, anything else is 2; a
+# failed set-up stage is the environment's, 2.
+st() { bash -c ". scripts/common.sh; stage $1 t bash -c 'exit $2'; echo unreachable"; }
+expect 1 "a stage failing with 1" st "" 1
+expect 4 "a stage skipping with 4" st "" 4
+expect 2 "a stage failing with 100 (apt-get's status)" st "" 100
+expect 2 "a set-up stage failing with 1" st -e 1
+expect 0 "a stage passing" st "" 0
+
+# A missing build: boot.sh cannot run (2), check-unsound has nothing to check (4).
+expect 2 "boot.sh with no build" env RUST_SCHED_CFS_CACHE="$tmp/cache" scripts/boot.sh test
+expect 4 "check-unsound with no build" env RUST_SCHED_CFS_CACHE="$tmp/cache" scripts/check-unsound.sh
+
+# The last make test boot, checked again from its console: it passes, and
+# each removed line below is a check that fails (a false pass otherwise).
+con=$(bootdir test)/console.log
+if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"; then
+	expect 0 "the last make test console checked again" env BOOT_NAME=harness BOOT_CONSOLE="$con" scripts/boot.sh test
+	for drop in '^RSC: DONE' '^RSC: shadow ' '^RSC: llc_check ' '^RSC: cgsel_exit c ' 'KTAP version'; do
+		grep -v "$drop" "$con" > "$tmp/console"
+		expect 1 "the same console without '$drop'" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	done
+	sed 's/^RSC: shadow \([0-9]*\) \([0-9]*\) 0$/RSC: shadow \1 \2 1/' "$con" > "$tmp/console"
+	expect 1 "the same console with one shadow divergence" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	rm -rf "$(bootdir harness)"
+else
+	sk "no make test boot in $(bootdir test): the console cases"
+fi
+
+# README.md's sample report against the last real report: the same kinds
+# of lines (a labelled line's label; an indented line's first word, digits
+# folded, cut after its first "_"; "..." elides repeated kinds), so that a new or renamed report line shows up as a README diff.
+kinds() {
+	sed -n '/^==== rust-sched-cfs boot report/,/^result:/p' "$1" | awk '
+		/^====/ { next }
+		/^[a-z][a-z ]*:/ { sub(/:.*/, ""); print "label " $0; next }
+		/^ +\.\.\.$/ { next }
+		/^ +/ { w = $1; gsub(/[0-9]+/, "#", w); sub(/_.*/, "_", w); print "line " w }' | sort -u
+}
+rep=$(bootdir test)/report.txt
+if [ -f "$rep" ]; then
+	awk '/^<!-- report: begin/ { on = 1; next } /^<!-- report: end/ { on = 0 } on' README.md > "$tmp/sample"
+	if [ ! -s "$tmp/sample" ]; then
+		ko "README.md has no sample report between the report markers"
+	else
+		d=$(diff <(kinds "$tmp/sample") <(kinds "$rep"))
+		[ -z "$d" ] && ok "README.md's sample report has the line kinds of $rep" ||
+			ko "README.md's sample report and $rep differ in their lines (< README, > report): $(tr '\n' ' ' <<< "$d")"
+	fi
+else
+	sk "no report of a make test boot ($rep): the README sample case"
+fi
+
+echo "check-harness: $pass passed, $failed failed, $skipped skipped"
+[ $failed = 0 ] || exit 1
+[ $skipped = 0 ] || exit 4
+exit 0
