@@ -119,13 +119,34 @@ fi
 # printed: a grep that finds nothing must not end the script (errexit).
 set +e +o pipefail
 problems=()
+# Each check is a KTAP test case of the suite rsc_boot: check <name> opens
+# one (and closes the previous one); it passes when it added no problem.
+# need (below) records its own case. The suite is parsed by kunit.py with
+# KUnit's own, into one summary.
+cases=()	# "ok<TAB>name" or "not ok<TAB>name<TAB>problem<US>problem..."
+_case= _np=0
+check() {
+	local n
+	if [ -n "$_case" ]; then
+		n=$(( ${#problems[@]} - _np ))
+		if [ $n = 0 ]; then
+			cases+=("ok	$_case")
+		else
+			cases+=("not ok	$_case	$(printf '%s\x1f' "${problems[@]:_np}")")
+		fi
+	fi
+	_case=$1 _np=${#problems[@]}
+}
+check "QEMU exited 0 within the timeout"
 case $rc in
 0)	;;
 124)	problems+=("timeout after ${BOOT_TIMEOUT}s") ;;
 137)	problems+=("QEMU was killed (exit 137) after the ${BOOT_TIMEOUT}s timeout") ;;
 *)	problems+=("QEMU exited $rc") ;;
 esac
+check "the guest reached the end of the workload"
 grep -q '^RSC: DONE' "$con" || problems+=("the guest did not reach the end of the workload")
+check "no splat in the kernel log"
 # Splats: warnings, BUGs (sleeping function called from invalid context
 # included), lockdep, sanitizers, RCU stalls, lockups, hung tasks, refcount
 # saturation, Rust panics.
@@ -134,6 +155,7 @@ if grep -qE "$splat" "$con"; then
 	problems+=("kernel reported a problem:")
 	problems+=("$(grep -m5 -nE "$splat" "$con")")
 fi
+check "no failure reported by the guest"
 while IFS= read -r l; do
 	problems+=("guest: $l")
 done < <(sed -n 's/^RSC: FAIL //p' "$con")
@@ -146,6 +168,7 @@ LLC_CHECK_MIN=${LLC_CHECK_MIN:-10000}
 shadow=$(sed -n 's/^RSC: shadow //p' "$con" | tail -n1)
 llc_check=$(sed -n 's/^RSC: llc_check //p' "$con" | tail -n1)
 if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW; then
+	check "shadow check: C and Rust agree on every pick"
 	read -r s_on s_checks s_div <<< "${shadow:-missing 0 0}"
 	if [ -z "$shadow" ]; then
 		problems+=("shadow check: no 'RSC: shadow' line")
@@ -155,6 +178,7 @@ if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW; then
 		problems+=("shadow check: $s_checks picks and eligibility tests cross-checked, fewer than $SHADOW_MIN")
 	fi
 	[ "${s_div:-0}" != 0 ] && problems+=("shadow check: $s_div divergences between C and Rust")
+	check "LLC counter check: no violation"
 	read -r l_on l_checks l_viol <<< "${llc_check:-missing 0 0}"
 	if [ -z "$llc_check" ]; then
 		problems+=("LLC counter check: no 'RSC: llc_check' line")
@@ -167,6 +191,7 @@ if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW; then
 		problems+=("LLC counter check: $l_viol dequeues found nr_llc_running/nr_pref_llc_running off")
 fi
 kmemleak=$(sed -n 's/^RSC: kmemleak //p' "$con" | tail -n1)
+cfg DEBUG_KMEMLEAK && check "kmemleak: no leak through this project's code"
 if cfg DEBUG_KMEMLEAK && [ "$mode" = test ] && [ -z "$kmemleak" ]; then
 	problems+=("kmemleak: the kernel has it, but no 'RSC: kmemleak' line (the scan did not run)")
 fi
@@ -179,6 +204,7 @@ fi
 # the number of cases tests/boot/kunit-suites lists.
 kunit_summary=
 if [ "$mode" = test ] && cfg KUNIT; then
+	check "KUnit: every suite ran, with its cases"
 	if ! grep -q 'KTAP version' "$con"; then
 		problems+=("KUnit: no KTAP output on the console")
 	else
@@ -212,13 +238,20 @@ if [ "$mode" = test ] && cfg KUNIT; then
 	fi
 fi
 
+check ""
 # The guest's workload (tests/boot/init, rsc.mode=test): everything it
 # claims must be in the console, not only free of failures.
 if [ "$mode" = test ]; then
-	need() {	# need <what> <grep -E pattern> [min count]
+	need() {	# need <what> <grep -E pattern> [min count]: its own case
 		local n
 		n=$(grep -cE "^RSC: ($2)" "$con" || true)
-		[ "$n" -ge "${3:-1}" ] || problems+=("missing from the console: $1 ($n of ${3:-1} lines '$2')")
+		if [ "$n" -ge "${3:-1}" ]; then
+			cases+=("ok	console has: $1")
+		else
+			problems+=("missing from the console: $1 ($n of ${3:-1} lines '$2')")
+			cases+=("not ok	console has: $1	${problems[-1]}")
+			_np=$((_np + 1))
+		fi
 	}
 	need "three pieces with a switch file at boot" "piece (tg_state|pick|llc) rust$" 3
 	for ph in cgroup churn llc sched; do
@@ -234,6 +267,7 @@ if [ "$mode" = test ]; then
 	need "route statistics of the picks" "pick_stats enabled|pick_stats .*[1-9]"
 	need "test_cpu on Rust" "cgsel_exit rust [0-9]+ cases [1-9]"
 	need "test_cpu on C" "cgsel_exit c [0-9]+ cases [1-9]"
+	check "topology: two LLCs, cache-aware scheduling, both LLC sides exercised"
 	# Two LLCs and cache-aware scheduling, or the LLC piece is never called.
 	nllc=$(sed -n 's/^RSC: llc_count //p' "$con" | head -n1)
 	[ "${nllc:-0}" -ge 2 ] || problems+=("topology: ${nllc:-no} LLCs, the LLC piece needs at least 2")
@@ -251,6 +285,7 @@ if [ "$mode" = test ]; then
 	# cpu.max: the limited group was throttled and its usage kept to the
 	# quota: at most 25 % + 2 periods over quota/period x elapsed time, at
 	# least half of it (its 16 busy tasks want far more than the quota).
+	check "cpu.max: the limited group throttled to its quota"
 	cm=$(sed -n 's/^RSC: cpumax g1 //p' "$con" | head -n1)
 	if [ -z "$cm" ]; then
 		problems+=("cpu.max: no 'RSC: cpumax' line")
@@ -280,6 +315,7 @@ fi
 # selftest must pass on Rust or fail the same way on C.
 stress_report=()
 if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJECTION; }; then
+	check "stress phase: every operation, tool and selftest"
 	sget() { sed -n "s/^RSC: $1 //p" "$con"; }
 	if ! grep -q '^RSC: stress done' "$con"; then
 		problems+=("stress: the phase did not complete (no 'RSC: stress done')")
@@ -349,6 +385,7 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 	fi
 fi
 
+check "workload report"
 rsc() { sed -n "s/^RSC: $1 //p" "$con" | head -n1; }
 # The report goes to report.txt beside the console, then to the terminal.
 exec 3>&1 > "$out/report.txt"
@@ -432,7 +469,52 @@ fi
 [ -n "$shadow" ] && echo "shadow:      $(echo "$shadow" | awk '{ printf "on=%s, %s picks and eligibility tests cross-checked, %s divergences", $1, $2, $3 }')"
 [ -n "$llc_check" ] && echo "llc check:   $(echo "$llc_check" | awk '{ printf "on=%s, %s dequeues checked the LLC counters against the queued tasks, %s violations", $1, $2, $3 }')"
 [ -n "$kmemleak" ] && echo "kmemleak:    $(echo "$kmemleak" | awk '{ printf "%s unreferenced objects after two scans, %s allocated through this project'"'"'s code", $2, $4 }')"
-[ "$mode" = test ] && echo "kunit:       ${kunit_summary:-no KTAP output}"
+check ""
+# The boot test's checks as a KTAP suite (the kernel's kselftest KTAP
+# helpers), appended to the KUnit suites of the console as one more
+# top-level test, and parsed by kunit.py with them: one summary counts
+# every check. boot-checks.ktap is the suite, boot.ktap the whole.
+ktap_suite() {
+	(
+		. "$WORK/tools/testing/selftests/kselftest/ktap_helpers.sh"
+		ktap_print_header
+		echo "# Subtest: rsc_boot"
+		ktap_set_plan ${#cases[@]}
+		for c in "${cases[@]}"; do
+			IFS=$'\t' read -r res name probs <<< "$c"
+			if [ "$res" = ok ]; then
+				ktap_test_pass "$name"
+			else
+				tr '\037' '\n' <<< "$probs" | sed '/^$/d; s/^/# /'
+				ktap_test_fail "$name"
+			fi
+		done
+		ktap_print_totals
+	)
+}
+if [ "$mode" = test ] && cfg KUNIT && grep -q 'KTAP version' "$con"; then
+	ktap_suite > "$out/boot-checks.ktap"
+	# KUnit's KTAP without printk's timestamps, from its header to the
+	# result of its last top-level test, with one more test in its plan.
+	sed 's/^\[ *[0-9.]*\] //' "$con" | awk -v suite="$out/boot-checks.ktap" -v nfail="$(grep -c '^not ok' "$out/boot-checks.ktap")" '
+		!on && /^KTAP version 1$/ { on = 1; print; next }
+		on && !plan && /^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; print "1.." plan + 1; next }
+		on && plan && /^(not )?ok [0-9]+ / { print; split($0, w, " "); n = (w[1] == "not") ? w[3] : w[2]
+			if (n + 0 == plan) { done = 1; exit } next }
+		on { print }
+		END {
+			if (!done) exit 1
+			while ((getline l < suite) > 0) print "    " l
+			print (nfail ? "not ok " : "ok ") plan + 1 " rsc_boot"
+		}' > "$out/boot.ktap" || problems+=("KUnit: no complete KTAP run of the built-in suites on the console")
+	if [ -s "$out/boot.ktap" ]; then
+		(cd "$WORK" && python3 tools/testing/kunit/kunit.py parse "$out/boot.ktap") 2>&1 |
+			sed 's/\x1b\[[0-9;]*m//g' > "$out/kunit-all.txt"
+		kunit_summary=$(grep -E 'Testing complete|Ran [0-9]+ tests' "$out/kunit-all.txt" | tail -n1)
+		[ -n "$kunit_summary" ] || problems+=("KUnit: kunit.py printed no totals for the suites and the boot checks ($out/kunit-all.txt)")
+	fi
+fi
+[ "$mode" = test ] && echo "kunit:       ${kunit_summary:-no KTAP output} (KUnit suites and the ${#cases[@]} boot checks of rsc_boot)"
 echo "boot:        guest uptime at end $(rsc uptime) s, wall ${wall}s"
 if [ ${#problems[@]} -gt 0 ]; then
 	echo "result:      FAIL"
@@ -453,7 +535,7 @@ if [ ${#problems[@]} -gt 0 ]; then
 	args=$(sed "s/^console=$console panic=-1 sched_verbose *//; s/ *rcupdate.rcu_cpu_stall_timeout=[0-9]*//" <<< "$cmdline")
 	echo "reproduce:"
 	echo "  the same kernel, the same guest:  make boot FLAVOUR=$flavour${args:+ BOOT_ARGS=\"$args\"}${seed:+ (and $seed for the same parity cases)}"
-	echo "  the checks alone on this console:  BOOT_CONSOLE=$con BOOT_RC=$rc scripts/boot.sh $flavour${args:+ $args}"
+	echo "  the checks alone on this console:  BOOT_CONSOLE=${BOOT_CONSOLE:-$con} BOOT_RC=$rc scripts/boot.sh $flavour${args:+ $args}"
 	echo "  kernel $bz, .config $B/.config"
 	echo "  qemu: $QEMU -accel $ACCEL -smp $SMP -append \"$cmdline\""
 	# QEMU did not run the kernel at all: the environment, not a check.

@@ -3,7 +3,8 @@
 #
 # What CONFIG_SCHED_RUST_CFS=n leaves of the overlay: build
 # kernel/sched/fair.o from the pristine and from the overlaid tree with the
-# same configuration (the main kernel's, the option off), require that it
+# same configuration (tinyconfig + configs/base.config + configs/x86_64.config,
+# the Rust options dropped: not the main kernel's distro fragment), require that it
 # refers to nothing of the Rust side and that every stock function is still
 # there, and report function by function which ones compile to exactly the
 # stock code (the others differ by register allocation or layout: the C
@@ -19,7 +20,7 @@ declare -A dir=([pristine]=$PRISTINE [work]=$WORK)
 for side in pristine work; do
 	B=$CACHE/build-off-$side
 	mkdir -p "$B"
-	log "$side: configure (main kernel config, CONFIG_SCHED_RUST_CFS=n)"
+	log "$side: configure (tinyconfig + base + x86_64 fragments, CONFIG_SCHED_RUST_CFS=n)"
 	cat "$TOP/configs/base.config" "$TOP/configs/x86_64.config" |
 		grep -v -E '^CONFIG_(RUST|SCHED_RUST_CFS.*)=' > "$B/off.config"
 	WORK=${dir[$side]} kmake -s O="$B" tinyconfig > /dev/null

@@ -8,7 +8,8 @@
 #    set-up stage's to 2, a missing build is 2 for boot.sh and 4 (skipped)
 #    for check-unsound;
 #  - on the last make test boot (when there is one): its console passes
-#    the checks again (0), and fails them (1) once a line is removed;
+#    the checks again (0), and fails them (1) once a line is removed, the
+#    failed check counted by kunit.py among the KTAP results;
 #  - the sample report in README.md has the line kinds of the last real
 #    report, and no other.
 # One line per case. Exit: 0 every case passed, 1 a case failed, 4 some
@@ -75,6 +76,11 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"
 	done
 	sed 's/^RSC: shadow \([0-9]*\) \([0-9]*\) 0$/RSC: shadow \1 \2 1/' "$con" > "$tmp/console"
 	expect 1 "the same console with one shadow divergence" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	# ... counted as one failed test by kunit.py, with KUnit's suites.
+	grep -q 'Testing complete. Ran [0-9]* tests: passed: [0-9]*, failed: 1$' "$(bootdir harness)/kunit-all.txt" 2>/dev/null &&
+		grep -q '^not ok [0-9]* shadow check' "$(bootdir harness)/boot-checks.ktap" &&
+		ok "the divergence is one failed KTAP case of rsc_boot in kunit.py's summary" ||
+		ko "kunit.py's summary of the suites and the boot checks does not count the divergence as one failure: $(grep 'Testing complete' "$(bootdir harness)/kunit-all.txt" 2>/dev/null)"
 	rm -rf "$(bootdir harness)"
 else
 	sk "no make test boot in $(bootdir test): the console cases"
