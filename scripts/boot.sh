@@ -267,6 +267,8 @@ if [ "$mode" = test ]; then
 	need "route statistics of the picks" "pick_stats enabled|pick_stats .*[1-9]"
 	need "test_cpu on Rust" "cgsel_exit rust [0-9]+ cases [1-9]"
 	need "test_cpu on C" "cgsel_exit c [0-9]+ cases [1-9]"
+	need "test_cpu run by the kselftest runner on Rust" "kselftest rust (not )?ok 1 selftests: cgroup: test_cpu"
+	need "test_cpu run by the kselftest runner on C" "kselftest c (not )?ok 1 selftests: cgroup: test_cpu"
 	check "topology: two LLCs, cache-aware scheduling, both LLC sides exercised"
 	# Two LLCs and cache-aware scheduling, or the LLC piece is never called.
 	nllc=$(sed -n 's/^RSC: llc_count //p' "$con" | head -n1)

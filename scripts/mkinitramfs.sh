@@ -34,12 +34,27 @@ $GCC -O2 -static -Wall -Werror -pthread -o "$d/bin/schedbench" "$TOP/tests/boot/
 	die "cannot build tests/boot/schedbench.c statically (glibc static libraries: libc6-dev)"
 # The kernel's own cgroup cpu-controller selftest, from the same tree.
 sel=$PRISTINE/tools/testing/selftests
-if ! $GCC -O2 -static -pthread -I"$sel" -I"$sel/cgroup/lib/include" -o "$d/bin/test_cpu" \
-	"$sel/cgroup/test_cpu.c" "$sel/cgroup/lib/cgroup_util.c" 2>"$d/test_cpu.err"; then
-	cat "$d/test_cpu.err" >&2
-	die "cannot build tools/testing/selftests/cgroup/test_cpu statically"
-fi
-rm -f "$d/test_cpu.err"
+# The kernel's cgroup and cpu-hotplug selftests, laid out as the
+# selftests' "make install" lays them out (INSTALL_PATH=/kselftest: the
+# runner, its helpers, one directory per collection, kselftest-list.txt),
+# and run in the guest by its run_kselftest.sh. The C programs are built
+# statically here, for the guest's architecture, from the same tree.
+ks=$d/kselftest
+mkdir -p "$ks/kselftest" "$ks/cgroup" "$ks/cpu-hotplug"
+cp "$sel/run_kselftest.sh" "$ks/"
+cp "$sel/kselftest/runner.sh" "$sel/kselftest/ktap_helpers.sh" "$sel/kselftest/prefix.pl" "$ks/kselftest/"
+for t in test_cpu test_core wait_inotify; do
+	if ! $GCC -O2 -static -pthread -I"$sel" -I"$sel/cgroup/lib/include" -o "$ks/cgroup/$t" \
+		"$sel/cgroup/$t.c" "$sel/cgroup/lib/cgroup_util.c" 2>"$d/sel.err"; then
+		cat "$d/sel.err" >&2
+		die "cannot build tools/testing/selftests/cgroup/$t statically"
+	fi
+done
+rm -f "$d/sel.err"
+cp "$sel/cgroup/test_stress.sh" "$sel/cgroup/with_stress.sh" "$sel/cgroup/test_cpuset_prs.sh" "$ks/cgroup/"
+cp "$sel/cpu-hotplug/cpu-on-off-test.sh" "$ks/cpu-hotplug/"
+printf '%s\n' cgroup:test_cpu cgroup:test_core cgroup:test_stress.sh cgroup:test_cpuset_prs.sh \
+	cpu-hotplug:cpu-on-off-test.sh > "$ks/kselftest-list.txt"
 
 # The stress phase (tests/boot/stress.sh): the field's own tools from
 # Debian's packages (scripts/setup.sh installs them), each with the shared
@@ -88,15 +103,8 @@ add_bin /usr/bin/lscpu lscpu
 add_bin /usr/bin/fmt fmt
 # perf, built statically from the kernel tree by make bench (scripts/bench.sh).
 [ -z "${INITRAMFS_PERF:-}" ] || SYSROOT= add_bin "$INITRAMFS_PERF" perf
-mkdir -p "$d/usr/bin" "$d/selftests"
+mkdir -p "$d/usr/bin"
 ln -s /bin/busybox "$d/usr/bin/true"
-cp "$sel/cpu-hotplug/cpu-on-off-test.sh" "$sel/cgroup/test_stress.sh" \
-	"$sel/cgroup/with_stress.sh" "$sel/cgroup/test_cpuset_prs.sh" "$d/selftests/"
-for t in test_core wait_inotify; do
-	$GCC -O2 -static -pthread -I"$sel" -I"$sel/cgroup/lib/include" -o "$d/selftests/$t" \
-		"$sel/cgroup/$t.c" "$sel/cgroup/lib/cgroup_util.c" ||
-		die "cannot build tools/testing/selftests/cgroup/$t statically"
-done
 chmod 755 "$d/init"
 (cd "$d" && find . | sort | cpio --quiet -o -H newc -R 0:0) | gzip -9 > "$out.tmp"
 mv "$out.tmp" "$out"

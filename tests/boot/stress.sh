@@ -243,33 +243,35 @@ st_failnth() {
 }
 
 # The kernel's selftests, with every piece on <impl>.
-SELFTESTS=/selftests
 st_selftests() {	# st_selftests <impl>
 	local impl=$1 n
 	use $impl
 	n=$(grep -c ^processor /proc/cpuinfo)
-	cd $SELFTESTS
-	suite() {	# suite <name> <command...>
+	suite() {	# suite <name> <collection:test>: through the kselftest runner
 		local name=$1 rc=0
-		shift
-		"$@" > /tmp/suite.out 2>&1 || rc=$?
-		say "stress_suite $impl $name rc $rc ok $(grep -cE '^ok ' /tmp/suite.out) not_ok $(grep -cE '^not ok ' /tmp/suite.out)"
+		/kselftest/run_kselftest.sh -t "$2" > /tmp/suite.out 2>&1 || rc=$?
+		# The runner exits 0 on a skip: kselftest's skip status is 4.
+		grep -qE '^ok [0-9]+ selftests:.*# SKIP' /tmp/suite.out && rc=4
+		say "stress_suite $impl $name rc $rc ok $(grep -cE '^# ok ' /tmp/suite.out) not_ok $(grep -cE '^# not ok ' /tmp/suite.out)"
+		say "kselftest $impl $(grep -E '^(not )?ok [0-9]+ selftests:' /tmp/suite.out)"
 		# The failed cases: TAP's "not ok", test_cpuset_prs.sh's "Test ... failed".
-		grep -E '^not ok |^Test .* failed' /tmp/suite.out |
-			sed "s/^/RSC: stress_suite_case $impl $name /"
+		grep -E '^# not ok |^# Test .* failed' /tmp/suite.out |
+			sed "s/^# /RSC: stress_suite_case $impl $name /"
 		# The suite's own failure lines, then the end of its output.
 		[ $rc = 0 ] || { grep -E 'fail|FAIL|\*\*\*' /tmp/suite.out | head -n 20
 			tail -n 30 /tmp/suite.out; } | sed "s/^/$name $impl: /"
 	}
-	suite cpu-on-off-test bash ./cpu-on-off-test.sh -a
-	suite test_core ./test_core
-	suite test_stress bash ./test_stress.sh
+	# cpu-on-off-test.sh on every hotpluggable CPU (-a), given as the
+	# runner takes per-test arguments.
+	export KSELFTEST_CPU_ON_OFF_TEST_SH_ARGS=-a
+	suite cpu-on-off-test cpu-hotplug:cpu-on-off-test.sh
+	suite test_core cgroup:test_core
+	suite test_stress cgroup:test_stress.sh
 	if [ $n -ge 8 ]; then
-		suite test_cpuset_prs bash ./test_cpuset_prs.sh
+		suite test_cpuset_prs cgroup:test_cpuset_prs.sh
 	else
 		say "stress_suite $impl test_cpuset_prs not_run needs 8 CPUs, has $n"
 	fi
-	cd /
 }
 
 stress() {	# stress <seconds> <selftests: 0|1>
