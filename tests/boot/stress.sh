@@ -249,7 +249,8 @@ st_selftests() {	# st_selftests <impl>
 	n=$(grep -c ^processor /proc/cpuinfo)
 	suite() {	# suite <name> <collection:test>: through the kselftest runner
 		local name=$1 rc=0
-		/kselftest/run_kselftest.sh -t "$2" > /tmp/suite.out 2>&1 || rc=$?
+		ksft -t "$2" > /tmp/suite.out
+		rc=$(cat /tmp/ksft.rc)
 		# The runner exits 0 on a skip: kselftest's skip status is 4.
 		grep -qE '^ok [0-9]+ selftests:.*# SKIP' /tmp/suite.out && rc=4
 		say "stress_suite $impl $name rc $rc ok $(grep -cE '^# ok ' /tmp/suite.out) not_ok $(grep -cE '^# not ok ' /tmp/suite.out)"
