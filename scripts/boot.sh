@@ -92,7 +92,7 @@ else
 	# While it runs: the console itself with V=1, else each phase of the
 	# guest as it starts, with the host's elapsed time.
 	if [ "${V:-0}" != 0 ]; then
-		tail -n +1 -F "$con" 2>/dev/null >&2 &
+		tail -n +1 -F "$con" >&2 2>/dev/null &
 	else
 		tail -n +1 -F "$con" 2>/dev/null | sed -u 's/\r//; s/^\[ *[0-9.]*\] //' | grep --line-buffered -E \
 			'^Run /init|^KTAP version 1$|^RSC: (phase|stress start|stress done|llc_run|run |cgsel_exit|DONE|FAIL)|WARNING:|BUG:|Kernel panic|rcu: INFO' |

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check-harness: tests of the harness itself, in seconds, with no
-# kernel build of their own.
-#  - make help lists every target, O= and KBUILD_OUTPUT are refused (2);
+# make check-harness: tests of the harness itself, in about a minute, with
+# no kernel build of their own.
+#  - make help lists every target, O= and KBUILD_OUTPUT are refused (2),
+#    V=1 shows the guest's console;
 #  - the exit statuses: a stage's failure mapped to 1, 2 or 4, a
 #    set-up stage's to 2, a missing build is 2 for boot.sh and 4 (skipped)
 #    for check-unsound;
@@ -81,6 +82,11 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"
 		grep -q '^not ok [0-9]* shadow check' "$(bootdir harness)/boot-checks.ktap" &&
 		ok "the divergence is one failed KTAP case of rsc_boot in kunit.py's summary" ||
 		ko "kunit.py's summary of the suites and the boot checks does not count the divergence as one failure: $(grep 'Testing complete' "$(bootdir harness)/kunit-all.txt" 2>/dev/null)"
+	rm -rf "$(bootdir harness)"
+	# V=1: the guest's console on the terminal while it runs (a boot cut
+	# short by a 15 s timeout, which fails it).
+	expect 1 "V=1 scripts/boot.sh test with a 15 s timeout" env V=1 BOOT_NAME=harness BOOT_TIMEOUT=15 scripts/boot.sh test
+	grep -q 'Linux version' "$tmp/out" && ok "V=1 shows the console as it comes" || ko "V=1: no console on the terminal"
 	rm -rf "$(bootdir harness)"
 else
 	sk "no make test boot in $(bootdir test): the console cases"
