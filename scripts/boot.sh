@@ -544,9 +544,10 @@ if [ ${#problems[@]} -gt 0 ]; then
 			read -r first
 			sed -n "$((first > 5 ? first - 5 : 1)),$((first + 80))p" "$con"
 		} | sed 's/^\[ *[0-9.]*\] //' |
-			LLVM=$LLVM_SUFFIX "$WORK/scripts/decode_stacktrace.sh" "$B/vmlinux" "$WORK" > "$out/splat-decoded.txt" 2>&1
+			LLVM=$LLVM_SUFFIX "$WORK/scripts/decode_stacktrace.sh" "$B/vmlinux" "$WORK" 2>&1 |
+			sed "s|$B/\.\./src/work/||g; s|$WORK/||g" > "$out/splat-decoded.txt"
 		echo "the first splat, decoded ($out/splat-decoded.txt):"
-		grep -E '^ *[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+ .*:[0-9]+' "$out/splat-decoded.txt" | head -n 12 | sed 's/^/  /'
+		grep -E '\([^ ]+:[0-9]+( [^ ]+:[0-9]+)*\)$' "$out/splat-decoded.txt" | head -n 12 | sed 's/^/  /'
 	fi
 	seed=$(sed -n 's/.*replay with \(fair\.rust_parity_seed=[0-9]*\).*/\1/p' "$con" | head -n1)
 	args=$(sed "s/^console=$console panic=-1 sched_verbose *//; s/ *rcupdate.rcu_cpu_stall_timeout=[0-9]*//" <<< "$cmdline")

@@ -10,7 +10,8 @@
 #    for check-unsound;
 #  - on the last make test boot (when there is one): its console passes
 #    the checks again (0), and fails them (1) once a line is removed, the
-#    failed check counted by kunit.py among the KTAP results;
+#    failed check counted by kunit.py among the KTAP results; a splat is
+#    decoded to file:line;
 #  - the sample report in README.md has the line kinds of the last real
 #    report, and no other.
 # One line per case. Exit: 0 every case passed, 1 a case failed, 4 some
@@ -82,6 +83,12 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"
 		grep -q '^not ok [0-9]* shadow check' "$(bootdir harness)/boot-checks.ktap" &&
 		ok "the divergence is one failed KTAP case of rsc_boot in kunit.py's summary" ||
 		ko "kunit.py's summary of the suites and the boot checks does not count the divergence as one failure: $(grep 'Testing complete' "$(bootdir harness)/kunit-all.txt" 2>/dev/null)"
+	# A splat: the failure decodes it to file:line (scripts/decode_stacktrace.sh).
+	awk '{ print } /^RSC: teardown done/ { print "[   12.000000] WARNING: CPU: 1 PID: 1 at kernel/sched/fair.c:1 pick_task_fair+0x10/0x200"
+		print "[   12.000000] Call Trace:"; print "[   12.000000]  pick_task_fair+0x10/0x200" }' "$con" > "$tmp/console"
+	expect 1 "the same console with a WARNING splat" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	grep -qE '^  pick_task_fair \(kernel/sched/fair\.c:[0-9]+' "$tmp/out" && ok "the splat decoded to file:line" ||
+		ko "the splat was not decoded to file:line"
 	rm -rf "$(bootdir harness)"
 	# V=1: the guest's console on the terminal while it runs (a boot cut
 	# short by a 15 s timeout, which fails it).
