@@ -74,6 +74,8 @@ for a in $cmdline; do
 	case $a in rsc.mode=*) mode=${a#rsc.mode=} ;; esac
 done
 cfg() { grep -q "^CONFIG_$1=y" "$B/.config"; }
+# sed expression: a console line without printk's "[  12.345678] " prefix.
+untime='s/^\[ *[0-9.]*\] //'
 
 if [ -n "${BOOT_CONSOLE:-}" ]; then
 	# Re-check a saved console without booting (the checks themselves, on
@@ -100,7 +102,7 @@ else
 	if [ "${V:-0}" != 0 ]; then
 		tail -n +1 -F "$con" >&2 2>/dev/null &
 	else
-		tail -n +1 -F "$con" 2>/dev/null | sed -u 's/\r//; s/^\[ *[0-9.]*\] //' | grep --line-buffered -E \
+		tail -n +1 -F "$con" 2>/dev/null | sed -u "s/\r//; $untime" | grep --line-buffered -E \
 			'^Run /init|^KTAP version 1$|^RSC: (phase|stress start|stress done|llc_run|run |cgsel_exit|DONE|FAIL)|WARNING:|BUG:|Kernel panic|rcu: INFO' |
 			while IFS= read -r l; do
 				case $l in
@@ -402,6 +404,22 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 	fi
 fi
 
+# Every selftest run that announced a plan ("1..N") reported N cases:
+# fewer means lost output, not a pass (test_cpu's runs, the stress phase's
+# suites).
+check "selftests: as many cases as their plans"
+while read -r l; do
+	problems+=("selftest output incomplete: $l")
+done < <(sed -n 's/^RSC: \(cgsel_exit\|stress_suite\) /\1 /p' "$con" | awk '{
+	for (i = 1; i < NF; i++) v[$i] = $(i + 1)
+	if ($1 == "cgsel_exit" && !("plan" in v))
+		print $0 " (no plan: test_cpu always prints one)"
+	else if ("plan" in v) {
+		n = ($1 == "cgsel_exit") ? v["cases"] : v["ok"] + v["not_ok"]
+		if (n != v["plan"]) print $0 " (" n " cases of " v["plan"] ")"
+	}
+	delete v
+}')
 check "workload report"
 rsc() { sed -n "s/^RSC: $1 //p" "$con" | head -n1; }
 # The report goes to report.txt beside the console, then to the terminal.
@@ -513,7 +531,7 @@ if [ "$mode" = test ] && cfg KUNIT && grep -q 'KTAP version' "$con"; then
 	ktap_suite > "$out/boot-checks.ktap"
 	# KUnit's KTAP without printk's timestamps, from its header to the
 	# result of its last top-level test, with one more test in its plan.
-	sed 's/^\[ *[0-9.]*\] //' "$con" | awk -v suite="$out/boot-checks.ktap" -v nfail="$(grep -c '^not ok' "$out/boot-checks.ktap")" '
+	sed "$untime" "$con" | awk -v suite="$out/boot-checks.ktap" -v nfail="$(grep -c '^not ok' "$out/boot-checks.ktap")" '
 		!on && /^KTAP version 1$/ { on = 1; print; next }
 		on && !plan && /^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; print "1.." plan + 1; next }
 		on && plan && /^(not )?ok [0-9]+ / { print; split($0, w, " "); n = (w[1] == "not") ? w[3] : w[2]
@@ -543,7 +561,7 @@ if [ ${#problems[@]} -gt 0 ]; then
 		grep -nE "$splat" "$con" | head -n1 | cut -d: -f1 | {
 			read -r first
 			sed -n "$((first > 5 ? first - 5 : 1)),$((first + 80))p" "$con"
-		} | sed 's/^\[ *[0-9.]*\] //' |
+		} | sed "$untime" |
 			LLVM=$LLVM_SUFFIX "$WORK/scripts/decode_stacktrace.sh" "$B/vmlinux" "$WORK" 2>&1 |
 			sed "s|$B/\.\./src/work/||g; s|$WORK/||g" > "$out/splat-decoded.txt"
 		echo "the first splat, decoded ($out/splat-decoded.txt):"

@@ -253,7 +253,7 @@ st_selftests() {	# st_selftests <impl>
 		rc=$(cat /tmp/ksft.rc)
 		# The runner exits 0 on a skip: kselftest's skip status is 4.
 		grep -qE '^ok [0-9]+ selftests:.*# SKIP' /tmp/suite.out && rc=4
-		say "stress_suite $impl $name rc $rc ok $(grep -cE '^# ok ' /tmp/suite.out) not_ok $(grep -cE '^# not ok ' /tmp/suite.out)"
+		say "stress_suite $impl $name rc $rc ok $(grep -cE '^# ok ' /tmp/suite.out) not_ok $(grep -cE '^# not ok ' /tmp/suite.out) plan $(sed -n 's/^# 1\.\.\([0-9]*\)$/\1/p' /tmp/suite.out | head -n1)"
 		say "kselftest $impl $(grep -E '^(not )?ok [0-9]+ selftests:' /tmp/suite.out)"
 		# The failed cases: TAP's "not ok", test_cpuset_prs.sh's "Test ... failed".
 		grep -E '^# not ok |^# Test .* failed' /tmp/suite.out |
