@@ -47,12 +47,14 @@ if err.getvalue():
     sys.exit(err.getvalue())
 EOP
 log "misuse snippets against the main kernel's crate (check-unsound)"
-"$TOP/scripts/check-unsound.sh" main || fail "a misuse snippet did not fail as expected"
+# Its own status: 1 a snippet did not fail as expected, 2 a harness problem.
+"$TOP/scripts/check-unsound.sh" main
 log "the harness's own tests (check-harness)"
 rc=0
 "$TOP/tests/harness/run.sh" || rc=$?
-# 4: no make test boot to check against, which lint does not need.
-[ $rc = 0 ] || [ $rc = 4 ] || fail "the harness's own tests failed"
+# 4: no make test boot to check against, which lint does not need;
+# otherwise its own status.
+[ $rc = 0 ] || [ $rc = 4 ] || exit $rc
 log "build with the kernel's minimum rustc"
 "$TOP/scripts/check-rust-min.sh"
 log "lint clean"
