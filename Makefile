@@ -102,7 +102,7 @@ check-series: ## apply the series patch by patch, build each with the option on 
 lint: ## rustfmt, a CLIPPY=1 build, checkpatch on the series, docutils, check-unsound, check-harness, check-rust-min
 	@$(S)/lint.sh
 
-check-off: ## CONFIG_SCHED_RUST_CFS=n: fair.o keeps every stock function and refers to no Rust
+check-off: ## =n: fair.o keeps every stock function, no Rust; =y without the debug option: no C twin, no switch
 	@$(S)/check-off.sh
 
 check-inline: ## the main kernel: no call into Rust left on the hot paths

@@ -165,7 +165,7 @@ if [ "${PERCALL:-1}" != 0 ]; then
 		}' "$dis"
 		awk -v cw="$cw" '
 			$3 == "task_cache_work" { print "entry " $1 " " cw }
-			$3 == "rust_sched_pick_stats_write" { print "mark " $1 }
+			$3 == "sched_rust_pick_stats_write" { print "mark " $1 }
 			$3 ~ /^(asm_sysvec_|asm_exc_|asm_common_interrupt$|asm_spurious_interrupt$|__switch_to_asm$)/ {
 				print "irq " $1
 			}' "$B/System.map"

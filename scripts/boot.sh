@@ -567,7 +567,7 @@ if [ ${#problems[@]} -gt 0 ]; then
 		echo "the first splat, decoded ($out/splat-decoded.txt):"
 		grep -E '\([^ ]+:[0-9]+( [^ ]+:[0-9]+)*\)$' "$out/splat-decoded.txt" | head -n 12 | sed 's/^/  /'
 	fi
-	seed=$(sed -n 's/.*replay with \(fair\.rust_parity_seed=[0-9]*\).*/\1/p' "$con" | head -n1)
+	seed=$(sed -n 's/.*replay with \(sched_rust_parity_seed=[0-9]*\).*/\1/p' "$con" | head -n1)
 	args=$(sed "s/^console=$console panic=-1 sched_verbose *//; s/ *rcupdate.rcu_cpu_stall_timeout=[0-9]*//" <<< "$cmdline")
 	echo "reproduce:"
 	echo "  the same kernel, the same guest:  make boot FLAVOUR=$flavour${args:+ BOOT_ARGS=\"$args\"}${seed:+ (and $seed for the same parity cases)}"

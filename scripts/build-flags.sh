@@ -13,7 +13,7 @@
 flavour=${1:-main}
 B=$(bdir "$flavour")
 [ -f "$B/.config" ] || die "no $B/.config: build the $flavour kernel first"
-ccmd=$B/kernel/sched/rust/.fair.bc.cmd
+ccmd=$B/kernel/sched/.fair.bc.cmd
 [ -f "$ccmd" ] || ccmd=$B/kernel/sched/.fair.o.cmd
 rcmd=$B/kernel/sched/rust/.sched_rust.o.cmd
 [ -f "$ccmd" ] && [ -f "$rcmd" ] || die "no saved command for fair.c or the sched_rust crate in $B"

@@ -7,7 +7,8 @@
 #   - any function calls one of the Rust entry points of a hot path (the
 #     eligibility test, the pick, the LLC accounting and the decay), or
 #   - a hot-path function of fair.c that exists as a symbol calls any
-#     rust_sched_* or rust_helper_* function, or it or an out-of-line Rust
+#     sched_rust_* or rust_helper_* function (but the lockdep checks of the
+#     Rust lock tokens, sched_rust_assert_*, in lockdep kernels), or it or an out-of-line Rust
 #     function of the pick or the LLC accounting calls the kernel crate.
 # Prints what it checked.
 #   scripts/check-inline.sh [flavour]      (default: main)
@@ -24,12 +25,10 @@ if ! grep -q '^CONFIG_SCHED_RUST_CFS_INLINE=y' "$B/.config"; then
 fi
 
 # The C-callable Rust functions on hot paths: #[inline(always)] with the option.
-hot_entries="rust_sched_vruntime_eligible rust_sched_pick_eevdf
-	rust_sched_account_llc_enqueue rust_sched_account_llc_dequeue
-	rust_sched_pref_llc_running rust_sched_update_mm_sched
-	rust_sched_fraction_mm_sched rust_sched_llc_scan_cpu
-	rust_sched_llc_scan_llc_done rust_sched_llc_scan_move
-	rust_sched_update_avg_scale"
+hot_entries="sched_rust_vruntime_eligible sched_rust_pick_eevdf
+	sched_rust_account_llc_enqueue sched_rust_account_llc_dequeue
+	sched_rust_pref_llc_running sched_rust_update_mm_sched
+	sched_rust_fraction_mm_sched sched_rust_update_avg_scale"
 # Functions of fair.c on the paths that call them in 7.3 (most are inlined
 # into their callers; those that remain symbols are checked).
 hot_funcs="entity_eligible vruntime_eligible pick_eevdf pick_next_entity
@@ -77,7 +76,7 @@ checked=() gone=()
 for f in $hot_funcs; do
 	if awk -v f="$f" '$3 == f { found = 1 } END { exit !found }' "$B/System.map"; then
 		checked+=("$f")
-		bad=$(awk -v f="$f" '$1 == f && $2 ~ /^rust_(sched|helper)_/ { print $2 }' "$calls" | sort | uniq -c)
+		bad=$(awk -v f="$f" '$1 == f && $2 ~ /^(sched_rust|rust_helper)_/ && $2 !~ /^sched_rust_assert_/ { print $2 }' "$calls" | sort | uniq -c)
 		if [ -n "$bad" ]; then
 			echo "check-inline: FAIL: $f calls across the language boundary:"
 			echo "$bad" | sed 's/^/  /'
@@ -122,7 +121,7 @@ echo "check-inline: $flavour vmlinux ($KARCH), $(wc -l < "$calls") calls and tai
 echo "  calls to __multi3/__divti3/... (i128 helpers) or __aarch64_ldadd4_acq & co. (outline atomics): ${helpers:-none}"
 echo "  Rust hot entry points checked for callers: $(echo $hot_entries)"
 echo "    (defined out of line too: ${present[*]:-none})"
-echo "  fair.c hot-path functions checked for rust_sched_*/rust_helper_* calls: ${checked[*]}"
+echo "  fair.c hot-path functions checked for sched_rust_*/rust_helper_* calls: ${checked[*]}"
 echo "  calls into the kernel crate from those and from the $nrust out-of-line Rust functions of the pick and the LLC accounting: ${kcalls:-none}"
 echo "  not symbols in this vmlinux (inlined into their callers, or not in this tree): ${gone[*]:-none}"
 [ ${#checked[@]} -ge 5 ] || { echo "check-inline: FAIL: only ${#checked[@]} hot-path functions found as symbols"; fail=1; }
@@ -148,11 +147,11 @@ echo "  not symbols in this vmlinux (inlined into their callers, or not in this 
 # off. Inlined into a C function, a Rust atomic read-modify-write would be
 # compiled to a call to libgcc's __aarch64_ldadd4_acq_rel & co., which the
 # kernel does not have; the calls check above fails on one.
-mbc=$B/kernel/sched/rust/fair.m.bc
+mbc=$B/kernel/sched/fair.m.bc
 if [ -f "$mbc" ]; then
-	llvm-dis$LLVM_SUFFIX "$mbc" -o "$B/kernel/sched/rust/fair.m.ll" ||
+	llvm-dis$LLVM_SUFFIX "$mbc" -o "$B/kernel/sched/fair.m.ll" ||
 		die "llvm-dis of $mbc failed"
-	python3 - "$B/kernel/sched/rust/fair.m.ll" "$hot_entries" "$KARCH" <<'PY' || fail=1
+	python3 - "$B/kernel/sched/fair.m.ll" "$hot_entries" "$KARCH" <<'PY' || fail=1
 import re, sys
 
 ll, hot, arch = sys.argv[1], sys.argv[2].split(), sys.argv[3]
@@ -170,7 +169,7 @@ for line in open(ll, encoding='utf-8', errors='replace'):
     if line.startswith('}'):
         fn = None
     elif fn:
-        for callee in re.findall(r'call [^@]*@(rust_sched_[A-Za-z0-9_]+)\(', line):
+        for callee in re.findall(r'call [^@]*@(sched_rust_[A-Za-z0-9_]+)\(', line):
             calls.add((fn, callee))
 
 def attrs(f):

@@ -82,10 +82,14 @@ for p in "$OUT"/[0-9][0-9][0-9][0-9]-*.patch; do
 		fail=1
 		break
 	fi
-	cp=$(sed -n 's/^total: \(.*\) lines checked/\1/p' "$S/export.log" |
-		sed -n "$((10#$n))p" | sed 's/, [0-9]* *$//')
-	[ "$cp" = "0 errors, 0 warnings, 0 checks" ] || fail=1
-	line="$line checkpatch ${cp:-missing}"
+	# checkpatch --strict in the tree as it is after the patch.
+	if cpl=$("$TOP/scripts/checkpatch-one.sh" "$T" "$p"); then
+		line="$line ${cpl#*: }"
+	else
+		printf '%s\n' "$cpl" >&2
+		line="$line $(tail -n1 <<< "$cpl" | sed 's/^[^:]*: //')"
+		fail=1
+	fi
 	for side in y n; do
 		B=$CACHE/build-series-$side
 		mkdir -p "$B"
@@ -145,10 +149,11 @@ if [ $fail = 0 ]; then
 		chmod +x "$S/b4-editor"
 		if git -C "$T" checkout -q -B b4/rust-sched-cfs master &&
 		   (cd "$T" && "$b4" prep -e base && EDITOR="$S/b4-editor" "$b4" prep --edit-cover &&
-		    "$b4" prep -p "$S/b4") >> "$S/b4.log" 2>&1 &&
+		    "$b4" prep --auto-to-cc && "$b4" prep -p "$S/b4") >> "$S/b4.log" 2>&1 &&
+		   (cd "$T" && "$b4" prep --check) > "$S/b4-check.log" 2>&1 &&
 		   [ "$(ls "$S"/b4/*.patch | wc -l)" = $(( ${#report[@]} + 1 )) ] &&
 		   grep -q "^Subject: \[PATCH 0*0/${#report[@]}\] $(head -n1 "$S/b4-cover.txt")" "$S"/b4/0000-*.patch; then
-			b4line="b4 $("$b4" --version): b4 prep enrolled the series on branch b4/rust-sched-cfs, b4 prep -p wrote the cover letter and ${#report[@]} patches to $S/b4"
+			b4line="b4 $("$b4" --version): b4 prep enrolled the series on branch b4/rust-sched-cfs, --auto-to-cc took To/Cc from get_maintainer.pl, b4 prep -p wrote the cover letter and ${#report[@]} patches to $S/b4; b4 prep --check: $(grep -cE '^ *[✓●]' "$S/b4-check.log" || true) patch lines, see $S/b4-check.log"
 		else
 			tail -n 20 "$S/b4.log" >&2
 			b4line="b4: FAILED ($S/b4.log)"

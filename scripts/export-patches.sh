@@ -107,8 +107,8 @@ dropped and the memory freed. Mutable access to an instance needs
 
 # So that every commit builds with CONFIG_SCHED_RUST_CFS=y and =n (make
 # check-series), the Kconfig and the Makefile of kernel/sched/rust/ grow with
-# the series: the option and the switch first, the crate (and the inlining
-# option) with the pick, the test and debug options with their code.
+# the series: the option first, the crate (and the inlining option) with the
+# pick, the evaluation options with their code.
 python3 - "$TOP/Kconfig.snippet" "$TOP/kernel/sched/rust/Makefile" "$CACHE" <<'EOP'
 import re, sys
 kconfig, makefile, out = sys.argv[1:4]
@@ -117,32 +117,59 @@ head, *blocks = re.split(r'\n(?=config )', text)
 def keep(names):
     kept = [b for b in blocks if b.split()[1] in names]
     return head + ''.join('\n' + b for b in kept).rstrip('\n') + '\n'
-open(out + '/Kconfig.switch', 'w').write(keep({'SCHED_RUST_CFS'}))
-open(out + '/Kconfig.crate', 'w').write(keep({'SCHED_RUST_CFS', 'SCHED_RUST_CFS_INLINE'}))
+core = {'SCHED_RUST_CFS', 'SCHED_RUST_CFS_INLINE'}
+open(out + '/Kconfig.build', 'w').write(keep({'SCHED_RUST_CFS'}))
+open(out + '/Kconfig.core', 'w').write(keep(core))
+open(out + '/Kconfig.debug', 'w').write(keep(core | {'SCHED_RUST_CFS_DEBUG', 'SCHED_RUST_CFS_STATS',
+                                                    'SCHED_RUST_CFS_SHADOW'}))
 mk = open(makefile).read()
-open(out + '/Makefile.switch', 'w').write(mk[:mk.index('\nifdef CONFIG_SCHED_RUST_CFS_INLINE')].rstrip('\n') + '\n')
+debug_line = 'obj-$(CONFIG_SCHED_RUST_CFS_DEBUG) += switch.o\n'
+assert debug_line in mk
+core_mk = mk.replace(debug_line, '')
+open(out + '/Makefile.build', 'w').write(
+    core_mk[:core_mk.index('\n#\n# Frame records')].rstrip('\n') + '\n\n' +
+    '# Build-time cache-line layout guards (static assertions only, no code).\nobj-y += layout.o\n')
+open(out + '/Makefile.core', 'w').write(core_mk)
 EOP
 
-commit "sched/fair: Add CONFIG_SCHED_RUST_CFS and a C/Rust runtime switch" \
-"Rust implementations of fair-scheduler pieces need to be compared with the
-C ones on the same machine, in the same boot, without a rebuild.
+commit "kbuild: Compile C objects together with a Rust crate's bitcode" \
+"With CONFIG_RUST_INLINE_HELPERS, Kbuild links the bitcode of every Rust
+object with the C helpers it calls and compiles the result, so that Rust
+inlines them. The other direction has no rule: C code that calls a Rust
+function always pays a call, even for a few instructions on a hot path.
 
-Add CONFIG_SCHED_RUST_CFS and kernel/sched/rust/switch.c: one static key
-per piece, set by the boot parameter sched_rust_cfs= and by files in
-/sys/kernel/debug/sched/rust_cfs/. The C implementations stay compiled as
-the reference; the pieces that the keys select come with the next
-patches.
+Add c-rust-inline-y: for an object listed there with <obj>-rust-bc naming a
+crate's <crate>.m.bc (which cmd_rustc_o_rs writes beside the crate's
+object), the C file is compiled to bitcode with the object's own c_flags,
+linked with the crate's bitcode, and the object compiled from the result
+as cmd_rustc_o_rs compiles a crate, objtool included. The crate may be
+built in a subdirectory; its make runs first. The Rust functions to inline
+must be #[inline(always)]: LLVM otherwise refuses because rustc's target
+features are not a subset of clang's on x86_64 (+soft-float, x87)." \
+	patches/0012-kbuild-c-rust-inline.patch
+
+commit "sched: Add CONFIG_SCHED_RUST_CFS" \
+"Parts of the fair scheduler can be implemented in Rust, in the kernel, if
+kernel/sched/ has a place for them: a directory, a Kconfig option and the
+prototypes of the entry points that fair.c will call.
+
+Add CONFIG_SCHED_RUST_CFS and kernel/sched/rust/ with
+kernel/sched/rust/sched_rust.h, included by kernel/sched/sched.h, and the
+lockdep checks the Rust lock tokens call. The implementations come with
+the next patches; each replaces fair.c's own where the option is set.
 
 kernel/sched/rust/layout.c asserts at build time the cache-line layouts
 of struct task_group (load_avg on its own line), struct rq (the
 nr_running..idle, lock and clock groups) and the part of struct cfs_rq
-the pick reads, next to which the Rust pieces read and write." \
-	"$CACHE/Kconfig.switch:kernel/sched/rust/Kconfig" \
-	"$CACHE/Makefile.switch:kernel/sched/rust/Makefile" \
-	kernel/sched/rust/switch.c:kernel/sched/rust/switch.c \
+the pick reads, next to which the Rust pieces read and write.
+
+Add a MAINTAINERS entry for the Rust parts of the scheduler." \
+	"$CACHE/Kconfig.build:kernel/sched/rust/Kconfig" \
+	"$CACHE/Makefile.build:kernel/sched/rust/Makefile" \
 	kernel/sched/rust/layout.c:kernel/sched/rust/layout.c \
+	kernel/sched/rust/lockdep.c:kernel/sched/rust/lockdep.c \
 	kernel/sched/rust/sched_rust.h:kernel/sched/rust/sched_rust.h \
-	patches/0001-sched-build-and-runtime-switch.patch
+	patches/0001-sched-build.patch
 
 commit "rust: sched: Add fair-scheduler views and task group state" \
 "The fair scheduler keeps its state in structures private to kernel/sched/,
@@ -225,38 +252,40 @@ commit "sched/fair: Implement pick_eevdf() in Rust" \
 test recomputes the sum_w_vruntime, sum_weight and curr terms for every
 candidate, although they cannot change during one pick.
 
-Add a Rust pick_eevdf() and vruntime_eligible() with every branch of the C
-code and bit-exact wrapping arithmetic, computing the eligibility terms
-once per pick, reading the cfs_rq and its entities through views that exist
-only while the runqueue lock is held. fair.c dispatches through the runtime
-switch; the C bodies remain as
-pick_eevdf_c() and vruntime_eligible_c(), and the dispatch has the hooks of
-the route statistics and the shadow check that a later patch adds.
+With CONFIG_SCHED_RUST_CFS, replace pick_eevdf() and vruntime_eligible()
+with Rust implementations that have every branch of the C code and its
+bit-exact wrapping arithmetic, compute the eligibility terms once per pick,
+and read the cfs_rq and its entities through views that exist only while
+the runqueue lock is held. Without the option fair.c is unchanged.
+
+print_task() of sched/debug read the sums of the eligibility test without
+the runqueue lock; it now takes the lock for that read, which also keeps
+the E/N column consistent with the sums, and which the Rust test needs.
 
 The crate is built into the kernel; with CONFIG_SCHED_RUST_CFS_INLINE
 (a rustc on clang's LLVM), fair.c and the crate are compiled as one LLVM
-module so that the dispatch inlines the Rust pick as it inlines the C one." \
-	"$CACHE/Kconfig.crate:kernel/sched/rust/Kconfig" \
-	kernel/sched/rust/Makefile:kernel/sched/rust/Makefile \
+module so that fair.c inlines the Rust pick as it inlined its own." \
+	"$CACHE/Kconfig.core:kernel/sched/rust/Kconfig" \
+	"$CACHE/Makefile.core:kernel/sched/rust/Makefile" \
 	"$CACHE/sched_rust.pick.rs:kernel/sched/rust/sched_rust.rs" \
 	kernel/sched/rust/eevdf.rs:kernel/sched/rust/eevdf.rs \
-	patches/0003-sched-fair-rust-pick-dispatch.patch
+	patches/0003-sched-fair-rust-pick.patch
 
 commit "sched/fair: Allocate the per-CPU task group state in Rust" \
 "Every task group but the root owns a per-CPU struct cfs_tg_state whose
 cfs_rq comes first, so that tg->cfs_rq is also the allocation.
 
-Implement alloc_fair_sched_group(), free_fair_sched_group() and
-init_tg_cfs_entry() in Rust on top of PerCpu<T>: the state is initialised
-for every possible CPU, from the allocator's zero-filled memory as in C,
-while Rust still owns it and installed in
-tg->cfs_rq only then, so a failed allocation leaves the group untouched
-and nothing is half initialised. The layout is the C one, so the C
-accessors keep working and either side frees what the other allocated.
-The C bodies remain as the reference, selected by the runtime switch." \
+With CONFIG_SCHED_RUST_CFS, replace alloc_fair_sched_group(),
+free_fair_sched_group() and init_tg_cfs_entry() with Rust on top of
+PerCpu<T>: the state is initialised for every possible CPU, from the
+allocator's zero-filled memory as in C, while Rust still owns it, and
+installed in tg->cfs_rq only then, so a failed allocation leaves the group
+untouched and nothing is half initialised. The layout is the C one, so the
+C accessors keep working. The two steps that are static in fair.c get
+wrappers the Rust side can call." \
 	"$CACHE/sched_rust.tg.rs:kernel/sched/rust/sched_rust.rs" \
 	kernel/sched/rust/tg_state.rs:kernel/sched/rust/tg_state.rs \
-	patches/0004-sched-fair-rust-tg-state-dispatch.patch
+	patches/0004-sched-fair-rust-tg-state.patch
 
 commit "sched/fair: Account LLC occupancy in Rust" \
 "Cache-aware scheduling keeps three sets of counters in step with the
@@ -264,66 +293,85 @@ queued tasks (the runqueue's nr_llc_running and nr_pref_llc_running, the
 bottom domain's llc_counts[]) and decays per-process runtimes per epoch.
 The C code relies on every dequeue being paired with an enqueue.
 
-Implement account_llc_enqueue(), account_llc_dequeue(),
-pref_llc_running_inc()/dec(), __update_mm_sched() and the division of
-fraction_mm_sched() in Rust, with C's truncations; split the preferred-LLC
-choice of task_cache_work() (sum per LLC, first maximum wins, 2x
-hysteresis) into steps over struct sched_llc_scan and implement them and
-update_avg_scale() in Rust too. The locks stay in C; the Rust side takes
-types that stand for them being held. An unpaired decrement of
-nr_llc_running or nr_pref_llc_running wraps as in C and is reported once
-with WARN_ON.
-The C bodies remain as the reference, selected by the runtime switch.
-
-With CONFIG_SCHED_RUST_CFS_SHADOW, every LLC dequeue recounts the tasks
-queued on the runqueue and warns if nr_llc_running or nr_pref_llc_running
-disagree with them." \
+With CONFIG_SCHED_RUST_CFS, replace account_llc_enqueue(),
+account_llc_dequeue(), pref_llc_running_inc()/dec(), __update_mm_sched(),
+fraction_mm_sched() and update_avg_scale() with Rust, with C's
+truncations. The locks stay in C; the Rust side takes types that stand for
+them being held. jiffies, llc_epoch_period and the LLC size are read by the
+C callers and passed in. An unpaired decrement of nr_llc_running or
+nr_pref_llc_running wraps as in C and is reported once with WARN_ON." \
 	kernel/sched/rust/sched_rust.rs:kernel/sched/rust/sched_rust.rs \
 	kernel/sched/rust/llc.rs:kernel/sched/rust/llc.rs \
-	patches/0005-sched-fair-rust-llc-dispatch.patch
+	patches/0005-sched-fair-rust-llc.patch
 
-commit "mm/percpu: Add a KUnit static stub to pcpu_alloc_noprof()" \
-"Code that allocates per-CPU memory has failure paths that KUnit tests
-cannot reach: the allocator has no fault injection.
+commit "Documentation: scheduler: Describe CONFIG_SCHED_RUST_CFS" \
+"Scheduler developers who enable CONFIG_SCHED_RUST_CFS need to know what
+it replaces, how the Rust code is organised and what keeps it sound, and
+how it is tested and compared with C.
+
+Add Documentation/scheduler/sched-rust-cfs.rst." \
+	Documentation/scheduler/sched-rust-cfs.rst:Documentation/scheduler/sched-rust-cfs.rst \
+	patches/0008-documentation-scheduler-index.patch
+
+# Part 2: the evaluation aids, a debug option, not for merging.
+commit "sched/rust: Keep the C implementations beside the Rust ones (not for merging)" \
+"Not for merging: an evaluation aid for this series, a debug option.
+
+Comparing the Rust pieces with C needs both in one kernel. Add
+CONFIG_SCHED_RUST_CFS_DEBUG: fair.c compiles its own implementation of each
+piece a second time, as f_c() through SCHED_C(f), and a static key per
+piece selects C or Rust at run time (boot parameter sched_rust_cfs=, files
+in /sys/kernel/debug/sched/rust_cfs/). Without the option nothing of this
+is compiled. The C twins call the C eligibility test, whichever side the
+switch selects, so that each side is one implementation.
+
+With CONFIG_SCHED_RUST_CFS_SHADOW, every pick and eligibility test also
+runs the other implementation on the same state under the same lock, and
+every LLC dequeue recounts the tasks queued on the runqueue, counting and
+warning once about any difference; CONFIG_SCHED_RUST_CFS_STATS counts the
+branch every pick takes." \
+	"$CACHE/Kconfig.debug:kernel/sched/rust/Kconfig" \
+	kernel/sched/rust/Makefile:kernel/sched/rust/Makefile \
+	kernel/sched/rust/switch.c:kernel/sched/rust/switch.c \
+	kernel/sched/rust/sched_rust_debug.h:kernel/sched/rust/sched_rust_debug.h \
+	kernel/sched/rust/fair_debug.h:kernel/sched/rust/fair_debug.h \
+	kernel/sched/rust/fair_debug.c:kernel/sched/rust/fair_debug.c \
+	kernel/sched/rust/fair_shadow.c:kernel/sched/rust/fair_shadow.c \
+	kernel/sched/rust/fair_stats.c:kernel/sched/rust/fair_stats.c \
+	patches/0007-sched-rust-debug.patch
+
+commit "mm/percpu: Add a KUnit static stub to pcpu_alloc_noprof() (not for merging)" \
+"Not for merging with this series' evaluation patches as they are: the
+test that needs it is one of them.
+
+Code that allocates per-CPU memory has failure paths that KUnit tests
+cannot reach: failslab and fail_page_alloc do not reach the per-CPU
+allocator while a chunk has room, and it has no fault injection of its own.
 
 Redirect pcpu_alloc_noprof() to a KUnit static stub when a test activates
 one; it costs a static branch when KUnit is built and nothing otherwise." \
 	patches/0006-mm-percpu-kunit-static-stub.patch
 
-commit "sched/fair: Add KUnit parity tests and benchmarks for the Rust pieces" \
-"Show that the Rust and the C implementations agree, and what they cost.
+commit "sched/rust: Add KUnit parity tests and benchmarks (not for merging)" \
+"Not for merging: an evaluation aid for this series, a debug option.
 
-The sched_rust_parity suite is included at the bottom of fair.c to reach
-its static functions: one hand-written state per branch of pick_eevdf(), a
+Show that the Rust and the C implementations agree, and what they cost.
+
+The sched_rust_parity suite is included at the end of fair.c to reach its
+static functions: one hand-written state per branch of pick_eevdf(), a
 random differential test of 100,000 cfs_rq states built with the real
 __enqueue_entity() comparing the picked entity and the eligibility of both
 implementations, and task groups allocated by both sides below parents at
 several depths, compared field by field and freed by the other side, plus
 the allocation failure path; for the LLC accounting, random operation
-sequences, the epoch decay across the jiffies wrap, and random occupancy
-matrices for the preferred-LLC choice. CONFIG_SCHED_RUST_CFS_BENCH adds
-microbenchmarks that time both implementations interleaved on prepared
-states. CONFIG_SCHED_RUST_CFS_SHADOW (rust/fair_shadow.c) runs the other
-implementation on every pick, eligibility test and LLC dequeue and counts
-differences; CONFIG_SCHED_RUST_CFS_STATS (rust/fair_stats.c) counts the
-branch every pick takes. The four options (_KUNIT_TEST, _BENCH, _SHADOW,
-_STATS) come with their code here." \
+sequences and the epoch decay across the jiffies wrap. The random cases
+print their seed, which the test's parameter sched_rust_parity_seed=
+replays. CONFIG_SCHED_RUST_CFS_BENCH adds microbenchmarks that time both
+implementations interleaved on prepared states." \
 	Kconfig.snippet:kernel/sched/rust/Kconfig \
-	kernel/sched/rust/fair_shadow.c:kernel/sched/rust/fair_shadow.c \
-	kernel/sched/rust/fair_stats.c:kernel/sched/rust/fair_stats.c \
 	tests/kunit/rust_cfs_kunit.c:kernel/sched/tests/rust_cfs_kunit.c \
 	tests/kunit/.kunitconfig:kernel/sched/rust/.kunitconfig \
-	kernel/sched/rust/fair_bench.c:kernel/sched/rust/fair_bench.c \
-	patches/0007-sched-fair-kunit-and-bench-includes.patch
-
-commit "Documentation: scheduler: Describe CONFIG_SCHED_RUST_CFS" \
-"Scheduler developers who enable CONFIG_SCHED_RUST_CFS need to know what
-it replaces, how to switch between the implementations, what the shadow
-check and the layout guards verify, and how to run the parity suites.
-
-Add Documentation/scheduler/sched-rust-cfs.rst." \
-	Documentation/scheduler/sched-rust-cfs.rst:Documentation/scheduler/sched-rust-cfs.rst \
-	patches/0008-documentation-scheduler-index.patch
+	kernel/sched/rust/fair_bench.c:kernel/sched/rust/fair_bench.c
 
 git -C "$R" format-patch -q --cover-letter -o "$OUT" "$base"..HEAD
 # Fill in the cover letter's placeholders.
@@ -333,8 +381,31 @@ sed -i "/\*\*\* BLURB HERE \*\*\*/{
 r $TOP/patches/cover-letter.txt
 d
 }" "$cover"
+# To and Cc of every patch from scripts/get_maintainer.pl (the overlaid tree
+# has the series' MAINTAINERS entry): the maintainers in To, the reviewers
+# and lists in Cc, as b4 prep --auto-to-cc does; the cover letter gets them all.
+gm() {	# gm <patch> <options>: the addresses, comma-separated
+	(cd "$WORK" && ./scripts/get_maintainer.pl --no-git --no-git-fallback --no-rolestats \
+		"${@:2}" "$1") | paste -sd, | sed 's/,/, /g'
+}
+all_to= all_cc=
+for p in $(ls "$OUT"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-'); do
+	to=$(gm "$p" --no-r --no-l)
+	cc=$(gm "$p" --no-m)
+	[ -n "$to" ] || fail "get_maintainer.pl found no maintainer for $(basename "$p")"
+	all_to="$all_to, $to" all_cc="$all_cc, $cc"
+	sed -i "0,/^Subject: /s//To: ${to//\//\\/}\nCc: ${cc//\//\\/}\n&/" "$p"
+done
+uniq_list() { tr ',' '\n' | sed 's/^ *//; /^$/d' | awk '!seen[$0]++' | paste -sd, | sed 's/,/, /g'; }
+all_to=$(uniq_list <<< "$all_to")
+all_cc=$(uniq_list <<< "$all_cc")
+sed -i "0,/^Subject: /s//To: ${all_to}\nCc: ${all_cc}\n&/" "$cover"
 log "series written to $OUT:"
 ls "$OUT" >&2
-(cd "$WORK" 2>/dev/null || cd "$PRISTINE"; ./scripts/checkpatch.pl --no-tree --strict \
-	--max-line-length=100 --ignore FILE_PATH_CHANGES,COMMIT_LOG_LONG_LINE \
-	$(ls "$OUT"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-'))
+# checkpatch --strict, one verdict per patch (scripts/checkpatch-one.sh:
+# FILE_PATH_CHANGES only where MAINTAINERS covers the files a patch adds).
+rc=0
+for p in $(ls "$OUT"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-'); do
+	"$TOP/scripts/checkpatch-one.sh" "$WORK" "$p" || rc=1
+done
+exit $rc

@@ -7,7 +7,7 @@
  * Included at the bottom of kernel/sched/fair.c so that it can reach the
  * static functions it compares against. The random cases are reproducible:
  * the seed changes every boot, is printed, and the boot parameter
- * fair.rust_parity_seed= replays it.
+ * sched_rust_parity_seed= replays it (a parameter of this suite only).
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
@@ -19,11 +19,10 @@
 
 /* 0: a new random seed every boot, chosen at the first random test. */
 static ulong rust_parity_seed;
-module_param(rust_parity_seed, ulong, 0644);
-MODULE_PARM_DESC(rust_parity_seed, "seed of the random C/Rust parity cases (0: random per boot)");
+core_param(sched_rust_parity_seed, rust_parity_seed, ulong, 0644);
 
 /*
- * The seed of this boot's random cases: fair.rust_parity_seed= when given,
+ * The seed of this boot's random cases: sched_rust_parity_seed= when given,
  * else one drawn once per boot, so that every CI run explores new states.
  * Every random test prints it with the parameter that replays it (the
  * fixture of the hand-written cases seeds quietly: test NULL).
@@ -37,14 +36,14 @@ static ulong parity_seed(struct kunit *test)
 		WRITE_ONCE(rust_parity_seed, get_random_u32() | 1);
 	mutex_unlock(&lock);
 	if (test)
-		kunit_info(test, "seed %lu: replay with fair.rust_parity_seed=%lu\n",
+		kunit_info(test, "seed %lu: replay with sched_rust_parity_seed=%lu\n",
 			   rust_parity_seed, rust_parity_seed);
 	return rust_parity_seed;
 }
 
+/* Random cfs_rq states per pick parity run. */
 static uint rust_parity_pick_states = 100000;
-module_param(rust_parity_pick_states, uint, 0644);
-MODULE_PARM_DESC(rust_parity_pick_states, "random cfs_rq states per pick parity run");
+core_param(sched_rust_parity_pick_states, rust_parity_pick_states, uint, 0644);
 
 #define PARITY_MAX_SE	1024
 
@@ -186,9 +185,9 @@ static void eevdf_build(struct eevdf_fixture *f, struct eevdf_state *st)
 }
 
 /*
- * PICK_BUDDY is never flipped here: a static key flip patches the text every
- * CPU's pick runs, and under QEMU TCG that killed a CPU on a stale int3. The
- * random test turns the buddy off per call instead: the Rust pick through its
+ * PICK_BUDDY is never flipped here: it is a static key, and flipping it
+ * patches the text every CPU's pick runs, for a test that needs the buddy
+ * off for one call. The random test turns the buddy off per call instead: the Rust pick through its
  * parameter, the C pick by hiding cfs_rq->next (pick_c_buddy()).
  */
 
@@ -203,7 +202,7 @@ static struct sched_entity *pick_rust_buddy(struct cfs_rq *cfs_rq, bool protect,
 	struct sched_entity *se;
 
 	raw_spin_rq_lock(rq);
-	se = __pick_eevdf_rust(cfs_rq, protect, buddy);
+	se = sched_rust_pick_eevdf(cfs_rq, protect, buddy);
 	raw_spin_rq_unlock(rq);
 	return se;
 }
@@ -235,7 +234,7 @@ static int eligible_rust(struct cfs_rq *cfs_rq, u64 vruntime)
 	int ret;
 
 	raw_spin_rq_lock(rq);
-	ret = vruntime_eligible_rust(cfs_rq, vruntime);
+	ret = sched_rust_vruntime_eligible(cfs_rq, vruntime);
 	raw_spin_rq_unlock(rq);
 	return ret;
 }
@@ -261,52 +260,52 @@ struct eevdf_case {
 	bool protect;
 	int h_nr_queued;	/* 0: nr + (curr on rq) */
 	int expect;		/* index into tree, -1 for curr, -2 for NULL */
-	enum rust_sched_pick_route route;
+	enum sched_rust_pick_route route;
 };
 
 static const struct eevdf_case eevdf_cases[] = {
 	{ .name = "single_returns_ineligible_curr", .nr = 1, .tree = { { -1000, 10 } },
 	  .has_curr = true, .curr_on_rq = true, .curr = { 1000, 5 }, .next = -1,
-	  .protect = true, .h_nr_queued = 1, .expect = -1, .route = RUST_SCHED_PICK_SINGLE },
+	  .protect = true, .h_nr_queued = 1, .expect = -1, .route = SCHED_RUST_ROUTE_SINGLE },
 	{ .name = "single_returns_leftmost", .nr = 1, .tree = { { 500, 10 } },
-	  .next = -1, .protect = true, .expect = 0, .route = RUST_SCHED_PICK_SINGLE },
+	  .next = -1, .protect = true, .expect = 0, .route = SCHED_RUST_ROUTE_SINGLE },
 	{ .name = "buddy_over_earlier_deadline", .nr = 3,
 	  .tree = { { -20, 100 }, { -20, 200 }, { 40, 300 } }, .next = 1,
-	  .protect = true, .expect = 1, .route = RUST_SCHED_PICK_BUDDY },
+	  .protect = true, .expect = 1, .route = SCHED_RUST_ROUTE_BUDDY },
 	{ .name = "buddy_ignored_without_protect", .nr = 3,
 	  .tree = { { -20, 100 }, { -20, 200 }, { 40, 300 } }, .next = 1,
-	  .protect = false, .expect = 0, .route = RUST_SCHED_PICK_FAST },
+	  .protect = false, .expect = 0, .route = SCHED_RUST_ROUTE_FAST },
 	{ .name = "buddy_ineligible", .nr = 3,
 	  .tree = { { -20, 100 }, { -20, 200 }, { 40, 300 } }, .next = 2,
-	  .protect = true, .expect = 0, .route = RUST_SCHED_PICK_FAST },
+	  .protect = true, .expect = 0, .route = SCHED_RUST_ROUTE_FAST },
 	{ .name = "protect_keeps_curr", .nr = 2, .tree = { { -10, 100 }, { 40, 200 } },
 	  .has_curr = true, .curr_on_rq = true, .curr = { -30, 500 }, .curr_vprot = 5,
-	  .next = -1, .protect = true, .expect = -1, .route = RUST_SCHED_PICK_PROTECT },
+	  .next = -1, .protect = true, .expect = -1, .route = SCHED_RUST_ROUTE_PROTECT },
 	{ .name = "protect_expired", .nr = 2, .tree = { { -10, 100 }, { 40, 200 } },
 	  .has_curr = true, .curr_on_rq = true, .curr = { -30, 500 }, .curr_vprot = 0,
-	  .next = -1, .protect = true, .expect = 0, .route = RUST_SCHED_PICK_FAST },
+	  .next = -1, .protect = true, .expect = 0, .route = SCHED_RUST_ROUTE_FAST },
 	{ .name = "fast_leftmost_eligible", .nr = 3,
 	  .tree = { { -10, 100 }, { -20, 200 }, { 30, 300 } }, .next = -1,
-	  .protect = true, .expect = 0, .route = RUST_SCHED_PICK_FAST },
+	  .protect = true, .expect = 0, .route = SCHED_RUST_ROUTE_FAST },
 	{ .name = "heap_leftmost_ineligible", .nr = 4,
 	  .tree = { { 90, 100 }, { 50, 200 }, { -60, 300 }, { -80, 400 } },
-	  .next = -1, .protect = true, .expect = 2, .route = RUST_SCHED_PICK_HEAP },
+	  .next = -1, .protect = true, .expect = 2, .route = SCHED_RUST_ROUTE_HEAP },
 	{ .name = "heap_then_curr_earlier", .nr = 3,
 	  .tree = { { 90, 100 }, { -40, 300 }, { 10, 400 } }, .has_curr = true,
 	  .curr_on_rq = true, .curr = { -60, 200 }, .next = -1, .protect = false,
-	  .expect = -1, .route = RUST_SCHED_PICK_HEAP },
+	  .expect = -1, .route = SCHED_RUST_ROUTE_HEAP },
 	{ .name = "heap_curr_equal_deadline_keeps_best", .nr = 3,
 	  .tree = { { 90, 100 }, { -40, 300 }, { 10, 400 } }, .has_curr = true,
 	  .curr_on_rq = true, .curr = { -60, 300 }, .next = -1, .protect = false,
-	  .expect = 1, .route = RUST_SCHED_PICK_HEAP },
+	  .expect = 1, .route = SCHED_RUST_ROUTE_HEAP },
 	{ .name = "curr_ineligible_dropped", .nr = 2, .tree = { { -10, 100 }, { -20, 200 } },
 	  .has_curr = true, .curr_on_rq = true, .curr = { 30, 50 }, .curr_vprot = 5,
-	  .next = -1, .protect = true, .expect = 0, .route = RUST_SCHED_PICK_FAST },
+	  .next = -1, .protect = true, .expect = 0, .route = SCHED_RUST_ROUTE_FAST },
 	{ .name = "curr_off_rq_ignored", .nr = 2, .tree = { { -10, 100 }, { 10, 200 } },
 	  .has_curr = true, .curr_on_rq = false, .curr = { -50, 50 }, .curr_vprot = 5,
-	  .next = -1, .protect = true, .expect = 0, .route = RUST_SCHED_PICK_FAST },
+	  .next = -1, .protect = true, .expect = 0, .route = SCHED_RUST_ROUTE_FAST },
 	{ .name = "empty", .nr = 0, .next = -1, .protect = true,
-	  .expect = -2, .route = RUST_SCHED_PICK_HEAP },
+	  .expect = -2, .route = SCHED_RUST_ROUTE_HEAP },
 };
 
 static void eevdf_case_desc(const struct eevdf_case *c, char *desc)
@@ -365,8 +364,8 @@ static unsigned long pick_stats_sum(int impl)
 	int cpu, r;
 
 	for_each_possible_cpu(cpu)
-		for (r = 0; r < RUST_SCHED_PICK_NR_ROUTES; r++)
-			sum += per_cpu_ptr(&rust_sched_pick_stats, cpu)->route[impl][r];
+		for (r = 0; r < SCHED_RUST_NR_ROUTES; r++)
+			sum += per_cpu_ptr(&sched_rust_pick_stats, cpu)->route[impl][r];
 	return sum;
 }
 
@@ -424,7 +423,7 @@ static void rust_cfs_switch_test(struct kunit *test)
 		 * so that a dispatch reading another piece's key fails.
 		 */
 		set_pieces(SCHED_RUST_PICK, rust);
-		KUNIT_EXPECT_EQ(test, sched_rust_pick(), rust);
+		KUNIT_EXPECT_EQ(test, sched_rust_pick_on(), rust);
 		c0 = pick_stats_sum(0);
 		r0 = pick_stats_sum(1);
 		calls[0] = test_calls(SCHED_RUST_PICK, 0);
@@ -543,11 +542,11 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 {
 	struct eevdf_fixture *f = test->priv;
 	unsigned int n, i, fails = 0, nonnull = 0, big = 0;
-	unsigned int routes[RUST_SCHED_PICK_NR_ROUTES] = {};
+	unsigned int routes[SCHED_RUST_NR_ROUTES] = {};
 	static const char * const route_name[] = {
-		[RUST_SCHED_PICK_SINGLE] = "single", [RUST_SCHED_PICK_BUDDY] = "buddy",
-		[RUST_SCHED_PICK_PROTECT] = "protect", [RUST_SCHED_PICK_FAST] = "fast",
-		[RUST_SCHED_PICK_HEAP] = "heap",
+		[SCHED_RUST_ROUTE_SINGLE] = "single", [SCHED_RUST_ROUTE_BUDDY] = "buddy",
+		[SCHED_RUST_ROUTE_PROTECT] = "protect", [SCHED_RUST_ROUTE_FAST] = "fast",
+		[SCHED_RUST_ROUTE_HEAP] = "heap",
 	};
 
 	parity_seed(test);
@@ -591,7 +590,7 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 	/* A generator that never lets C pick anything would test nothing. */
 	KUNIT_EXPECT_GT(test, nonnull, n / 2);
 	/* Nor one that misses a branch: every route takes at least 1 %. */
-	for (i = 0; i < RUST_SCHED_PICK_NR_ROUTES; i++) {
+	for (i = 0; i < SCHED_RUST_NR_ROUTES; i++) {
 		kunit_info(test, "route %s: %u states\n", route_name[i], routes[i]);
 		KUNIT_EXPECT_GE_MSG(test, routes[i], n / 100, "route %s", route_name[i]);
 	}
@@ -610,7 +609,7 @@ static struct task_group *tg_alloc(struct kunit *test, struct task_group *parent
 	int ok;
 
 	KUNIT_ASSERT_NOT_NULL(test, tg);
-	ok = rust ? rust_sched_alloc_fair_sched_group(tg, parent) :
+	ok = rust ? sched_rust_alloc_fair_sched_group(tg, parent) :
 		    alloc_fair_sched_group_c(tg, parent);
 	KUNIT_ASSERT_EQ_MSG(test, ok, 1, "%s allocation", rust ? "Rust" : "C");
 	tg->parent = parent;
@@ -620,7 +619,7 @@ static struct task_group *tg_alloc(struct kunit *test, struct task_group *parent
 static void tg_free(struct task_group *tg, bool rust)
 {
 	if (rust)
-		rust_sched_free_fair_sched_group(tg);
+		sched_rust_free_fair_sched_group(tg);
 	else
 		free_fair_sched_group_c(tg);
 	kfree(tg);
@@ -651,14 +650,14 @@ static void tg_check(struct kunit *test, struct task_group *tg, struct task_grou
 		KUNIT_EXPECT_PTR_EQ_MSG(test, __schedstats_from_se(se), &st->stats,
 					"%s cpu %d", side, i);
 		/* The Rust accessors agree with the C ones. */
-		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_tg_cfs_rq(tg, i), cfs_rq,
+		KUNIT_EXPECT_PTR_EQ_MSG(test, sched_rust_tg_cfs_rq(tg, i), cfs_rq,
 					"%s cpu %d", side, i);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_tg_se(tg, i), se, "%s cpu %d", side, i);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_tg_se(parent, i), pse,
+		KUNIT_EXPECT_PTR_EQ_MSG(test, sched_rust_tg_se(tg, i), se, "%s cpu %d", side, i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, sched_rust_tg_se(parent, i), pse,
 					"%s cpu %d", side, i);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_cfs_rq_se(cfs_rq), se,
+		KUNIT_EXPECT_PTR_EQ_MSG(test, sched_rust_cfs_rq_se(cfs_rq), se,
 					"%s cpu %d", side, i);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, rust_sched_group_se_stats(se), &st->stats,
+		KUNIT_EXPECT_PTR_EQ_MSG(test, sched_rust_group_se_stats(se), &st->stats,
 					"%s cpu %d", side, i);
 
 		KUNIT_EXPECT_PTR_EQ_MSG(test, cfs_rq->tg, tg, "%s cpu %d", side, i);
@@ -762,12 +761,12 @@ static void rust_cfs_tg_state_alloc_fail_test(struct kunit *test)
 		int ok;
 
 		KUNIT_ASSERT_NOT_NULL(test, tg);
-		ok = rust ? rust_sched_alloc_fair_sched_group(tg, &root_task_group) :
+		ok = rust ? sched_rust_alloc_fair_sched_group(tg, &root_task_group) :
 			    alloc_fair_sched_group_c(tg, &root_task_group);
 		KUNIT_EXPECT_EQ_MSG(test, ok, 0, "%s", rust ? "Rust" : "C");
 		KUNIT_EXPECT_NULL_MSG(test, memchr_inv(tg, 0, sizeof(*tg)), "%s",
 				      rust ? "Rust" : "C");
-		rust_sched_free_fair_sched_group(tg);
+		sched_rust_free_fair_sched_group(tg);
 		free_fair_sched_group_c(tg);
 	}
 	kunit_deactivate_static_stub(test, pcpu_alloc_noprof);
@@ -848,7 +847,7 @@ static void llc_enqueue(int k, struct llc_side *s, int t)
 {
 	raw_spin_rq_lock(s->rq);
 	if (k)
-		rust_sched_account_llc_enqueue(s->rq, s->p[t]);
+		sched_rust_account_llc_enqueue(s->rq, s->p[t]);
 	else
 		account_llc_enqueue_c(s->rq, s->p[t]);
 	raw_spin_rq_unlock(s->rq);
@@ -858,7 +857,7 @@ static void llc_dequeue(int k, struct llc_side *s, int t)
 {
 	raw_spin_rq_lock(s->rq);
 	if (k)
-		rust_sched_account_llc_dequeue(s->rq, s->p[t]);
+		sched_rust_account_llc_dequeue(s->rq, s->p[t]);
 	else
 		account_llc_dequeue_c(s->rq, s->p[t]);
 	raw_spin_rq_unlock(s->rq);
@@ -868,7 +867,7 @@ static void llc_pref_running(int k, struct llc_side *s, int t, bool inc)
 {
 	raw_spin_rq_lock(s->rq);
 	if (k)
-		rust_sched_pref_llc_running(s->rq, s->p[t], inc);
+		sched_rust_pref_llc_running(s->rq, s->p[t], inc);
 	else if (inc)
 		pref_llc_running_inc_c(s->rq, s->p[t]);
 	else
@@ -1081,11 +1080,45 @@ static void rust_cfs_llc_accounting_test(struct kunit *test)
  */
 #define LLC_DECAY_MMS	4	/* sched_cache_time entries (mms) per runqueue */
 
+/*
+ * The C update at the test's clock @now and with llc_epoch_period @period:
+ * it reads jiffies and llc_epoch_period itself, and depends on jiffies only
+ * through jiffies - rq->cpu_epoch_next, so cpu_epoch_next is moved by
+ * jiffies - @now for the call and back after it, and the call is made again
+ * if jiffies ticked meanwhile. With @fraction, fraction_mm_sched(), which
+ * takes the epoch lock, else __update_mm_sched() under it.
+ */
+static unsigned long llc_update_c(struct rq *rq, struct sched_cache_time *t,
+				  unsigned long now, unsigned int period, bool fraction)
+{
+	unsigned long epoch = rq->cpu_epoch, next = rq->cpu_epoch_next, j, ret = 0;
+	struct sched_cache_time saved = *t;
+	u64 cpu_runtime = rq->cpu_runtime;
+
+	WRITE_ONCE(llc_epoch_period, period);
+	do {
+		rq->cpu_epoch = epoch;
+		rq->cpu_runtime = cpu_runtime;
+		*t = saved;
+		j = jiffies;
+		rq->cpu_epoch_next = next + (j - now);
+		if (fraction) {
+			ret = fraction_mm_sched_c(rq, t);
+		} else {
+			scoped_guard(raw_spinlock_irqsave, &rq->cpu_epoch_lock)
+				__update_mm_sched_c(rq, t);
+		}
+		rq->cpu_epoch_next -= j - now;
+	} while (READ_ONCE(jiffies) != j);
+	return ret;
+}
+
 static void rust_cfs_llc_decay_test(struct kunit *test)
 {
 	static const unsigned int periods[] = { 0, 1, 2, 3, 10, 100, 1000 };
 	struct sched_cache_time *tc, *tr;
 	unsigned int big_gaps = 0, k;
+	unsigned int saved_period = READ_ONCE(llc_epoch_period);
 	struct rq *rc, *rr;
 	struct rnd_state rnd;
 	unsigned long now;
@@ -1150,16 +1183,18 @@ static void rust_cfs_llc_decay_test(struct kunit *test)
 		rc->cpu_runtime += run;
 		rr->cpu_runtime += run;
 
-		scoped_guard(raw_spinlock, &rc->cpu_epoch_lock) {
-			__update_mm_sched_c(rc, &tc[k], now, period);
+		/* Both entry points of each side: the update alone, and with the fraction. */
+		if (step & 1) {
+			fc = llc_update_c(rc, &tc[k], now, period, true);
+		} else {
+			llc_update_c(rc, &tc[k], now, period, false);
 			fc = div64_u64(NICE_0_LOAD * tc[k].runtime, rc->cpu_runtime + 1);
 		}
-		/* Both Rust entry points: the update alone, and with the fraction. */
 		scoped_guard(raw_spinlock, &rr->cpu_epoch_lock) {
 			if (step & 1) {
-				fr = rust_sched_fraction_mm_sched(rr, &tr[k], now, period);
+				fr = sched_rust_fraction_mm_sched(rr, &tr[k], now, period);
 			} else {
-				rust_sched_update_mm_sched(rr, &tr[k], now, period);
+				sched_rust_update_mm_sched(rr, &tr[k], now, period);
 				fr = div64_u64(NICE_0_LOAD * tr[k].runtime, rr->cpu_runtime + 1);
 			}
 		}
@@ -1178,6 +1213,7 @@ static void rust_cfs_llc_decay_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, tc[k].runtime, tr[k].runtime, "mm %u", k);
 		KUNIT_EXPECT_EQ_MSG(test, tc[k].epoch, tr[k].epoch, "mm %u", k);
 	}
+	WRITE_ONCE(llc_epoch_period, saved_period);
 	kunit_info(test, "%d updates over %d entries, %u gaps of 2^32 + 1 epochs\n", step,
 		   LLC_DECAY_MMS, big_gaps);
 	KUNIT_EXPECT_GT(test, big_gaps, 0);
@@ -1185,107 +1221,25 @@ static void rust_cfs_llc_decay_test(struct kunit *test)
 	KUNIT_EXPECT_LT(test, now, ULONG_MAX - 5000);
 }
 
-#define LLC_SCANS	10000
+#define LLC_AVG_STEPS	10000
 
 static u64 llc_rnd64(struct rnd_state *rnd)
 {
 	return (u64)prandom_u32_state(rnd) << 32 | prandom_u32_state(rnd);
 }
 
-static void llc_scan_compare(struct kunit *test, const struct sched_llc_scan *c,
-			     const struct sched_llc_scan *r, int scan)
-{
-	KUNIT_EXPECT_EQ_MSG(test, c->a_occ, r->a_occ, "scan %d", scan);
-	KUNIT_EXPECT_EQ_MSG(test, c->m_occ, r->m_occ, "scan %d", scan);
-	KUNIT_EXPECT_EQ_MSG(test, c->m_cpu, r->m_cpu, "scan %d", scan);
-	KUNIT_EXPECT_EQ_MSG(test, c->m_a_cpu, r->m_a_cpu, "scan %d", scan);
-	KUNIT_EXPECT_EQ_MSG(test, c->m_a_occ, r->m_a_occ, "scan %d", scan);
-	KUNIT_EXPECT_EQ_MSG(test, c->curr_m_a_occ, r->curr_m_a_occ, "scan %d", scan);
-}
-
 /*
- * The preferred-LLC choice at the end of task_cache_work(): random occupancy
- * matrices over 1 to 8 LLCs of 1 to 8 CPUs, with values from a tiny range
- * (ties between CPUs and between LLCs), in steps of half a CPU, up to one CPU,
- * or over the whole range (the sums and twice the preferred sum wrap), and a
- * preferred LLC that is one of them or none. The scan state must be equal
- * after every step, and so the chosen CPU and the decision to move.
+ * update_avg_scale(): random averages and samples. The C function reads the
+ * size of this CPU's LLC, which the Rust one takes as a parameter: the same
+ * value, read with preemption off. (Other sizes are the Rust suite's.)
  */
-static void rust_cfs_llc_choice_test(struct kunit *test)
-{
-	int scan, moves = 0, stays = 0, llc_ties = 0;
-	struct rnd_state rnd;
-
-	prandom_seed_state(&rnd, parity_seed(test));
-	kunit_info(test, "%d scans\n", LLC_SCANS);
-	for (scan = 0; scan < LLC_SCANS; scan++) {
-		struct sched_llc_scan c = { .m_cpu = -1, .m_a_cpu = -1 }, r = c;
-		unsigned int nr_llc = 1 + prandom_u32_state(&rnd) % 8;
-		unsigned int pref = prandom_u32_state(&rnd) % (nr_llc + 1);
-		unsigned int mode = prandom_u32_state(&rnd) % 4;
-		unsigned int llc, i, cpu = 0;
-		bool mc, mr;
-
-		for (llc = 0; llc < nr_llc; llc++) {
-			unsigned int nr_cpu = 1 + prandom_u32_state(&rnd) % 8;
-
-			for (i = 0; i < nr_cpu; i++, cpu++) {
-				unsigned long occ;
-
-				switch (mode) {
-				case 0:
-					occ = prandom_u32_state(&rnd) % 3;
-					break;
-				case 1:
-					occ = prandom_u32_state(&rnd) % 3 * (NICE_0_LOAD / 2);
-					break;
-				case 2:
-					occ = prandom_u32_state(&rnd) % (NICE_0_LOAD + 1);
-					break;
-				default:
-					occ = llc_rnd64(&rnd);
-					break;
-				}
-				llc_scan_cpu_c(&c, cpu, occ);
-				rust_sched_llc_scan_cpu(&r, cpu, occ);
-				llc_scan_compare(test, &c, &r, scan);
-			}
-			llc_ties += c.a_occ && c.a_occ == c.m_a_occ;
-			/* pref == nr_llc: grp->cpu is -1 or in no scanned LLC. */
-			llc_scan_llc_done_c(&c, llc == pref);
-			rust_sched_llc_scan_llc_done(&r, llc == pref);
-			llc_scan_compare(test, &c, &r, scan);
-		}
-		mc = llc_scan_move_c(&c);
-		mr = rust_sched_llc_scan_move(&r);
-		KUNIT_EXPECT_EQ_MSG(test, mc, mr, "scan %d", scan);
-		KUNIT_EXPECT_EQ_MSG(test, c.m_a_cpu, r.m_a_cpu, "scan %d", scan);
-		if (test->status == KUNIT_FAILURE)
-			return;
-		moves += mc;
-		stays += !mc;
-	}
-	kunit_info(test, "%d moves, %d stays, %d LLCs tied with the busiest\n", moves, stays,
-		   llc_ties);
-	/* The generator reaches both decisions and first-maximum-wins ties. */
-	KUNIT_EXPECT_GT(test, moves, 0);
-	KUNIT_EXPECT_GT(test, stays, 0);
-	KUNIT_EXPECT_GT(test, llc_ties, 0);
-}
-
-/* update_avg_scale(): random averages, samples and LLC sizes, as C converts them. */
 static void rust_cfs_llc_avg_scale_test(struct kunit *test)
 {
-	static const int sizes[] = { INT_MIN, -5, -1, 0, 1, 4, 7, 8, 15, 16, 31, 32, 33,
-				     64, 256, INT_MAX };
 	struct rnd_state rnd;
-	int step;
+	int step, size = 0;
 
 	prandom_seed_state(&rnd, parity_seed(test));
-	for (step = 0; step < LLC_SCANS; step++) {
-		int size = prandom_u32_state(&rnd) % 2 ?
-			   sizes[prandom_u32_state(&rnd) % ARRAY_SIZE(sizes)] :
-			   (int)prandom_u32_state(&rnd);
+	for (step = 0; step < LLC_AVG_STEPS; step++) {
 		u64 avg, sample, c, r;
 
 		if (prandom_u32_state(&rnd) % 2) {
@@ -1297,12 +1251,17 @@ static void rust_cfs_llc_avg_scale_test(struct kunit *test)
 		}
 		c = avg;
 		r = avg;
-		update_avg_scale_c(&c, sample, size);
-		rust_sched_update_avg_scale(&r, sample, size);
+		scoped_guard(preempt) {
+			size = per_cpu(sd_llc_size, smp_processor_id());
+			update_avg_scale_c(&c, sample);
+			sched_rust_update_avg_scale(&r, sample, size);
+		}
 		KUNIT_EXPECT_EQ_MSG(test, c, r, "avg %llu sample %llu size %d", avg, sample, size);
 		if (test->status == KUNIT_FAILURE)
 			return;
 	}
+	kunit_info(test, "%d steps, LLC size %d\n", step, size);
+	KUNIT_EXPECT_GT(test, size, 0);
 }
 #endif /* CONFIG_SCHED_CACHE */
 
@@ -1366,7 +1325,6 @@ static struct kunit_case rust_cfs_parity_cases[] = {
 #ifdef CONFIG_SCHED_CACHE
 	KUNIT_CASE(rust_cfs_llc_accounting_test),
 	KUNIT_CASE(rust_cfs_llc_decay_test),
-	KUNIT_CASE(rust_cfs_llc_choice_test),
 	KUNIT_CASE(rust_cfs_llc_avg_scale_test),
 #endif
 	KUNIT_CASE(rust_cfs_layout_test),

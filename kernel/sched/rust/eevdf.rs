@@ -247,7 +247,7 @@ fn heap_search<'a>(cfs: &'a CfsRqView, elig: &Eligibility) -> Option<&'a TreeEnt
 /// `cfs_rq` must be valid, and its runqueue lock held for the duration of the call.
 #[export]
 #[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
-pub unsafe extern "C" fn rust_sched_vruntime_eligible(
+pub unsafe extern "C" fn sched_rust_vruntime_eligible(
     cfs_rq: *mut ffi::cfs_rq,
     vruntime: u64,
 ) -> bool {
@@ -269,7 +269,7 @@ pub unsafe extern "C" fn rust_sched_vruntime_eligible(
 /// `cfs_rq` must be valid, and its runqueue lock held for the duration of the call.
 #[export]
 #[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
-pub unsafe extern "C" fn rust_sched_pick_eevdf(
+pub unsafe extern "C" fn sched_rust_pick_eevdf(
     cfs_rq: *mut ffi::cfs_rq,
     protect: bool,
     pick_buddy: bool,
@@ -286,7 +286,7 @@ pub unsafe extern "C" fn rust_sched_pick_eevdf(
 }
 
 #[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
-#[kernel::macros::kunit_tests(rust_sched_eevdf)]
+#[kernel::macros::kunit_tests(sched_rust_eevdf)]
 mod tests {
     use super::*;
 

@@ -495,7 +495,7 @@ static const struct file_operations rust_bench_fops = {
 	.llseek	= default_llseek,
 };
 
-void __init rust_sched_bench_init_debugfs(struct dentry *dir)
+void __init sched_rust_bench_init_debugfs(struct dentry *dir)
 {
 	debugfs_create_file("bench", 0600, dir, NULL, &rust_bench_fops);
 }

@@ -8,7 +8,7 @@
  * Counts are in /sys/kernel/debug/sched/rust_cfs/{shadow,llc_check}.
  *
  * Included at the bottom of kernel/sched/fair.c, whose dispatch calls these
- * functions (declared there) behind sched_rust_pick_debug_key.
+ * functions (declared in rust/fair_debug.h) behind sched_rust_pick_debug_key.
  */
 
 static noinline void
@@ -19,10 +19,10 @@ vruntime_eligible_shadow(struct cfs_rq *cfs_rq, u64 vruntime, bool rust, int ret
 	if (!READ_ONCE(sched_rust_pick_shadow_on))
 		return;
 	other = rust ? vruntime_eligible_c(cfs_rq, vruntime) :
-		       vruntime_eligible_rust(cfs_rq, vruntime);
-	atomic_long_inc(&rust_sched_shadow_checks);
+		       sched_rust_vruntime_eligible(cfs_rq, vruntime);
+	atomic_long_inc(&sched_rust_shadow_checks);
 	if (unlikely(!other != !ret)) {
-		atomic_long_inc(&rust_sched_shadow_divergences);
+		atomic_long_inc(&sched_rust_shadow_divergences);
 		WARN_ONCE(1, "sched_rust_cfs: eligibility of %llu: %s says %d, %s says %d\n",
 			  vruntime, rust ? "Rust" : "C", ret, rust ? "C" : "Rust", other);
 	}
@@ -35,10 +35,11 @@ pick_eevdf_shadow(struct cfs_rq *cfs_rq, bool protect, bool rust, struct sched_e
 
 	if (!READ_ONCE(sched_rust_pick_shadow_on))
 		return;
-	other = rust ? pick_eevdf_c(cfs_rq, protect) : pick_eevdf_rust(cfs_rq, protect);
-	atomic_long_inc(&rust_sched_shadow_checks);
+	other = rust ? pick_eevdf_c(cfs_rq, protect) :
+		       sched_rust_pick_eevdf(cfs_rq, protect, sched_feat(PICK_BUDDY));
+	atomic_long_inc(&sched_rust_shadow_checks);
 	if (unlikely(other != se)) {
-		atomic_long_inc(&rust_sched_shadow_divergences);
+		atomic_long_inc(&sched_rust_shadow_divergences);
 		WARN_ONCE(1, "sched_rust_cfs: pick_eevdf(protect=%d): %s picked %p, %s %p\n",
 			  protect, rust ? "Rust" : "C", se, rust ? "C" : "Rust", other);
 	}
@@ -68,12 +69,12 @@ static void account_llc_check(struct rq *rq, struct task_struct *leaving)
 			nr_pref++;
 	}
 
-	atomic_long_inc(&rust_sched_llc_checks);
+	atomic_long_inc(&sched_rust_llc_checks);
 	if (nr_llc == rq->nr_llc_running && nr_pref == rq->nr_pref_llc_running)
 		return;
-	atomic_long_inc(&rust_sched_llc_violations);
+	atomic_long_inc(&sched_rust_llc_violations);
 	WARN_ONCE(1, "CPU%d: nr_llc_running %u nr_pref_llc_running %u, queued tasks say %u %u (%s)\n",
 		  cpu_of(rq), rq->nr_llc_running, rq->nr_pref_llc_running,
-		  nr_llc, nr_pref, sched_rust_llc() ? "Rust" : "C");
+		  nr_llc, nr_pref, sched_rust_llc_on() ? "Rust" : "C");
 }
 #endif /* CONFIG_SCHED_CACHE */

@@ -2,14 +2,12 @@
 
 //! LLC occupancy accounting of cache-aware scheduling: `account_llc_enqueue()`,
 //! `account_llc_dequeue()`, `pref_llc_running_inc()`/`_dec()`, `__update_mm_sched()`,
-//! `fraction_mm_sched()`, the preferred-LLC choice of `task_cache_work()` and
-//! `update_avg_scale()` of `kernel/sched/fair.c`.
+//! `fraction_mm_sched()` and `update_avg_scale()` of `kernel/sched/fair.c`.
 //!
 //! The locks stay in C: the runqueue lock for the counters, `rq->cpu_epoch_lock` for the
 //! decayed runtimes. C takes them and calls in; each entry point turns that into a proof token
 //! ([`RqLocked`], [`EpochLocked`]) and derives its views ([`RqLlc`], [`TaskLlc`], [`RqEpoch`],
-//! [`CacheTime`]) from it. The
-//! scan state ([`LlcScan`]) and the average ([`RunningAvg`]) belong to the one scanning task.
+//! [`CacheTime`]) from it. The average ([`RunningAvg`]) belongs to the one scanning task.
 //!
 //! Counters that C decrements blindly are decremented here the same way, so that every sequence
 //! of calls C can make gives C's results, unpaired ones included; a decrement of a counter that
@@ -19,10 +17,7 @@ use kernel::prelude::*;
 use kernel::sched::{
     ffi,
     llc::{
-        llc_scan_mut,
-        llc_scan_ref,
         CacheTime,
-        LlcScan,
         RqEpoch,
         RqLlc,
         RunningAvg,
@@ -227,7 +222,7 @@ fn decay_load(rq: &RqEpoch, t: &CacheTime) -> Decay {
 /// interrupts disabled.
 #[export]
 #[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
-pub unsafe extern "C" fn rust_sched_account_llc_enqueue(
+pub unsafe extern "C" fn sched_rust_account_llc_enqueue(
     rq: *mut ffi::rq,
     p: *mut ffi::task_struct,
 ) {
@@ -242,10 +237,10 @@ pub unsafe extern "C" fn rust_sched_account_llc_enqueue(
 ///
 /// # Safety
 ///
-/// As for [`rust_sched_account_llc_enqueue`], `p` being dequeued from `rq`.
+/// As for [`sched_rust_account_llc_enqueue`], `p` being dequeued from `rq`.
 #[export]
 #[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
-pub unsafe extern "C" fn rust_sched_account_llc_dequeue(
+pub unsafe extern "C" fn sched_rust_account_llc_dequeue(
     rq: *mut ffi::rq,
     p: *mut ffi::task_struct,
 ) {
@@ -260,10 +255,10 @@ pub unsafe extern "C" fn rust_sched_account_llc_dequeue(
 ///
 /// # Safety
 ///
-/// As for [`rust_sched_account_llc_enqueue`], `p` being queued on `rq`.
+/// As for [`sched_rust_account_llc_enqueue`], `p` being queued on `rq`.
 #[export]
 #[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
-pub unsafe extern "C" fn rust_sched_pref_llc_running(
+pub unsafe extern "C" fn sched_rust_pref_llc_running(
     rq: *mut ffi::rq,
     p: *mut ffi::task_struct,
     inc: bool,
@@ -304,7 +299,7 @@ fn update_mm_sched_at(rq: &RqEpoch, t: &CacheTime, now: c_ulong, period: c_uint)
 /// `rq->cpu_epoch_lock` held.
 #[export]
 #[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
-pub unsafe extern "C" fn rust_sched_update_mm_sched(
+pub unsafe extern "C" fn sched_rust_update_mm_sched(
     rq: *mut ffi::rq,
     pcpu: *mut ffi::sched_cache_time,
     now: c_ulong,
@@ -322,10 +317,10 @@ pub unsafe extern "C" fn rust_sched_update_mm_sched(
 ///
 /// # Safety
 ///
-/// As for [`rust_sched_update_mm_sched`].
+/// As for [`sched_rust_update_mm_sched`].
 #[export]
 #[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
-pub unsafe extern "C" fn rust_sched_fraction_mm_sched(
+pub unsafe extern "C" fn sched_rust_fraction_mm_sched(
     rq: *mut ffi::rq,
     pcpu: *mut ffi::sched_cache_time,
     now: c_ulong,
@@ -340,50 +335,10 @@ pub unsafe extern "C" fn rust_sched_fraction_mm_sched(
     kernel::num::casts::arch::u64_as_usize(fraction(&d))
 }
 
-/// Feeds the occupancy `occ` of `cpu` to the scan of its LLC: summed, and the first CPU with
-/// the highest occupancy remembered.
-///
-/// Equivalent to `llc_scan_cpu_c()`.
-#[inline]
-pub(crate) fn llc_scan_cpu(s: &mut LlcScan, cpu: i32, occ: usize) {
-    s.a_occ = s.a_occ.wrapping_add(occ);
-    if occ > s.m_occ {
-        s.m_occ = occ;
-        s.m_cpu = cpu;
-    }
-}
-
-/// Ends the scan of an LLC (`pref_llc`: the one holding the preferred CPU): the first LLC with
-/// the highest summed occupancy is remembered, with its busiest CPU.
-///
-/// Equivalent to `llc_scan_llc_done_c()`.
-#[inline]
-pub(crate) fn llc_scan_llc_done(s: &mut LlcScan, pref_llc: bool) {
-    if s.a_occ > s.m_a_occ {
-        s.m_a_occ = s.a_occ;
-        s.m_a_cpu = s.m_cpu;
-    }
-    if pref_llc {
-        s.curr_m_a_occ = s.a_occ;
-    }
-    s.a_occ = 0;
-    s.m_occ = 0;
-    s.m_cpu = -1;
-}
-
-/// Returns whether the preferred CPU moves to `s.m_a_cpu`: its LLC has more than twice the
-/// occupancy of the preferred LLC.
-///
-/// Equivalent to `llc_scan_move_c()`.
-#[inline]
-pub(crate) fn llc_scan_move(s: &LlcScan) -> bool {
-    s.m_a_occ > s.curr_m_a_occ.wrapping_mul(2)
-}
-
 /// Returns the moving average `avg` updated with `sample`, in steps of 1/2 to 1/8 of the
 /// difference depending on `llc_size`, the number of CPUs of the LLC.
 ///
-/// Equivalent to `update_avg_scale_c()`.
+/// Equivalent to `update_avg_scale()`.
 #[inline]
 pub(crate) fn update_avg_scale(avg: u64, sample: u64, llc_size: i32) -> u64 {
     // C: `s64 diff = sample - *avg`.
@@ -396,44 +351,6 @@ pub(crate) fn update_avg_scale(avg: u64, sample: u64, llc_size: i32) -> u64 {
     avg.wrapping_add_signed(step)
 }
 
-/// C entry point of [`llc_scan_cpu`].
-///
-/// # Safety
-///
-/// `s` must be valid and used by nothing else during the call.
-#[export]
-#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
-pub unsafe extern "C" fn rust_sched_llc_scan_cpu(s: *mut LlcScan, cpu: c_int, occ: c_ulong) {
-    // SAFETY: `s` is the scan state on the stack of `task_cache_work()`, which only this call
-    // uses meanwhile (safety requirements).
-    llc_scan_cpu(unsafe { llc_scan_mut(s) }, cpu, occ);
-}
-
-/// C entry point of [`llc_scan_llc_done`].
-///
-/// # Safety
-///
-/// As for [`rust_sched_llc_scan_cpu`].
-#[export]
-#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
-pub unsafe extern "C" fn rust_sched_llc_scan_llc_done(s: *mut LlcScan, pref_llc: bool) {
-    // SAFETY: As in `rust_sched_llc_scan_cpu()`: the scanner's own stack state, used by nothing
-    // else during the call.
-    llc_scan_llc_done(unsafe { llc_scan_mut(s) }, pref_llc);
-}
-
-/// C entry point of [`llc_scan_move`].
-///
-/// # Safety
-///
-/// `s` must be valid and written by nothing during the call.
-#[export]
-#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
-pub unsafe extern "C" fn rust_sched_llc_scan_move(s: *const LlcScan) -> bool {
-    // SAFETY: The scanner's own stack state, not written during the call (safety requirements).
-    llc_scan_move(unsafe { llc_scan_ref(s) })
-}
-
 /// C entry point of [`update_avg_scale`].
 ///
 /// # Safety
@@ -441,7 +358,7 @@ pub unsafe extern "C" fn rust_sched_llc_scan_move(s: *const LlcScan) -> bool {
 /// `avg` must be valid, and the caller its only writer (the group's scanner).
 #[export]
 #[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
-pub unsafe extern "C" fn rust_sched_update_avg_scale(avg: *mut u64, sample: u64, llc_size: c_int) {
+pub unsafe extern "C" fn sched_rust_update_avg_scale(avg: *mut u64, sample: u64, llc_size: c_int) {
     // SAFETY: `avg` is the group's `nr_running_avg`, and the caller, the scanner that won
     // `grp->next_scan`, is its only writer (safety requirements).
     let mut avg = unsafe { RunningAvg::from_raw(avg) };
@@ -449,7 +366,7 @@ pub unsafe extern "C" fn rust_sched_update_avg_scale(avg: *mut u64, sample: u64,
 }
 
 #[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
-#[kernel::macros::kunit_tests(rust_sched_llc)]
+#[kernel::macros::kunit_tests(sched_rust_llc)]
 mod tests {
     use super::*;
 
@@ -499,58 +416,6 @@ mod tests {
         assert!(update_mm_sched(&mut d, (1 << 32) + 1, 1).any());
         assert_eq!(d.epoch, (1 << 32) + 1);
         assert_eq!(d.cpu_runtime, 1 << 39);
-    }
-
-    fn scan_llcs(llcs: &[(&[usize], bool)]) -> LlcScan {
-        let mut s = LlcScan {
-            a_occ: 0,
-            m_occ: 0,
-            m_cpu: -1,
-            m_a_cpu: -1,
-            m_a_occ: 0,
-            curr_m_a_occ: 0,
-        };
-        let mut cpu = 0;
-        for (occ, pref) in llcs {
-            for o in occ.iter() {
-                llc_scan_cpu(&mut s, cpu, *o);
-                cpu += 1;
-            }
-            llc_scan_llc_done(&mut s, *pref);
-        }
-        s
-    }
-
-    #[test]
-    fn scan_sums_llcs_and_first_maximum_wins() {
-        // LLC 0 (CPUs 0-1) sums 6, LLC 1 (CPUs 2-4) sums 9 with 3 on each CPU: the first, 2.
-        let s = scan_llcs(&[(&[4, 2], true), (&[3, 3, 3], false)]);
-        assert_eq!((s.m_a_occ, s.m_a_cpu, s.curr_m_a_occ), (9, 2, 6));
-        // 9 is not more than twice 6: no move.
-        assert!(!llc_scan_move(&s));
-        // Equal sums: the first LLC stays the busiest.
-        let s = scan_llcs(&[(&[0, 5], false), (&[5, 0], false)]);
-        assert_eq!((s.m_a_occ, s.m_a_cpu), (5, 1));
-        // No preferred LLC seen: any occupancy moves it.
-        assert!(llc_scan_move(&s));
-        // Exactly twice is not enough; more is.
-        assert!(!llc_scan_move(&scan_llcs(&[(&[2], true), (&[4], false)])));
-        assert!(llc_scan_move(&scan_llcs(&[(&[2], true), (&[5], false)])));
-        // Nothing ran: no CPU, no move.
-        let s = scan_llcs(&[(&[0, 0], false)]);
-        assert_eq!((s.m_a_cpu, llc_scan_move(&s)), (-1, false));
-    }
-
-    #[test]
-    fn scan_wraps_like_c() {
-        // The sum wraps, and so does twice the preferred LLC's sum.
-        let s = scan_llcs(&[(&[usize::MAX, 2], true)]);
-        assert_eq!((s.m_a_occ, s.m_a_cpu, s.curr_m_a_occ), (1, 0, 1));
-        let s = scan_llcs(&[
-            (&[usize::MAX / 2 + 1], true),
-            (&[usize::MAX / 2 + 2], false),
-        ]);
-        assert!(llc_scan_move(&s));
     }
 
     #[test]

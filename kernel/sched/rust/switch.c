@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Runtime selection between the C and the Rust implementation of each piece
- * of CONFIG_SCHED_RUST_CFS.
+ * CONFIG_SCHED_RUST_CFS_DEBUG: runtime selection between the C and the Rust
+ * implementation of each piece of CONFIG_SCHED_RUST_CFS.
  *
- * Each piece has a static key, true when Rust is selected (see sched_rust.h).
- * The C bodies stay compiled: they are the oracle of the parity tests and the
- * baseline of the benchmarks.
+ * Each piece has a static key, true when Rust is selected (see
+ * sched_rust_debug.h). The C implementations are compiled with this option
+ * only: they are the oracle of the parity tests and the baseline of the
+ * benchmarks.
  *
  *   sched_rust_cfs=on|off|<piece>[,<piece>...]   boot parameter; the pieces
  *                                                listed run on Rust, the
@@ -50,38 +51,23 @@ DEFINE_STATIC_KEY_MAYBE(CONFIG_SCHED_RUST_CFS_SHADOW, sched_rust_pick_debug_key)
 
 bool sched_rust_pick_stats_on;
 bool sched_rust_pick_shadow_on = IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW);
-DEFINE_PER_CPU(struct rust_sched_pick_stats, rust_sched_pick_stats);
-atomic_long_t rust_sched_shadow_checks;
-atomic_long_t rust_sched_shadow_divergences;
-atomic_long_t rust_sched_llc_checks;
-atomic_long_t rust_sched_llc_violations;
+DEFINE_PER_CPU(struct sched_rust_pick_stats, sched_rust_pick_stats);
+atomic_long_t sched_rust_shadow_checks;
+atomic_long_t sched_rust_shadow_divergences;
+atomic_long_t sched_rust_llc_checks;
+atomic_long_t sched_rust_llc_violations;
 #ifdef CONFIG_SCHED_RUST_CFS_KUNIT_TEST
 atomic_long_t sched_rust_test_calls[3][2];
 #endif
-static DEFINE_MUTEX(rust_sched_debug_mutex);
+static DEFINE_MUTEX(sched_rust_debug_mutex);
 
-#ifdef CONFIG_LOCKDEP
-/* The lockdep checks of the Rust lock tokens (rust/kernel/sched/lock.rs). */
-void sched_rust_assert_rq_held(struct rq *rq)
-{
-	lockdep_assert_rq_held(rq);
-}
-
-#ifdef CONFIG_SCHED_CACHE
-void sched_rust_assert_epoch_held(struct rq *rq)
-{
-	lockdep_assert_held(&rq->cpu_epoch_lock);
-}
-#endif
-#endif /* CONFIG_LOCKDEP */
-
-struct rust_sched_piece {
+struct sched_rust_switch {
 	const char *name;
 	struct static_key_true *key;
 	enum sched_rust_piece bit;
 };
 
-static const struct rust_sched_piece rust_sched_pieces[] = {
+static const struct sched_rust_switch sched_rust_switches[] = {
 #ifdef CONFIG_FAIR_GROUP_SCHED
 	{ "tg_state", &sched_rust_tg_state_key, SCHED_RUST_TG_STATE },
 #endif
@@ -91,12 +77,12 @@ static const struct rust_sched_piece rust_sched_pieces[] = {
 #endif
 };
 
-static bool rust_sched_piece_rust(const struct rust_sched_piece *piece)
+static bool sched_rust_piece_rust(const struct sched_rust_switch *piece)
 {
 	return static_key_enabled(piece->key);
 }
 
-static void rust_sched_piece_set(const struct rust_sched_piece *piece, bool rust)
+static void sched_rust_piece_set(const struct sched_rust_switch *piece, bool rust)
 {
 	if (rust)
 		static_branch_enable(piece->key);
@@ -105,14 +91,14 @@ static void rust_sched_piece_set(const struct rust_sched_piece *piece, bool rust
 }
 
 /* The piece called @name (@len bytes, not NUL-terminated), or NULL. */
-static const struct rust_sched_piece *rust_sched_piece_find(const char *name, size_t len)
+static const struct sched_rust_switch *sched_rust_piece_find(const char *name, size_t len)
 {
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(rust_sched_pieces); i++) {
-		if (strlen(rust_sched_pieces[i].name) == len &&
-		    !strncmp(rust_sched_pieces[i].name, name, len))
-			return &rust_sched_pieces[i];
+	for (i = 0; i < ARRAY_SIZE(sched_rust_switches); i++) {
+		if (strlen(sched_rust_switches[i].name) == len &&
+		    !strncmp(sched_rust_switches[i].name, name, len))
+			return &sched_rust_switches[i];
 	}
 	return NULL;
 }
@@ -129,13 +115,13 @@ static const struct rust_sched_piece *rust_sched_piece_find(const char *name, si
  */
 int sched_rust_cfs_parse(const char *str)
 {
-	const struct rust_sched_piece *piece;
+	const struct sched_rust_switch *piece;
 	int i, mask = 0, all = 0;
 	const char *end;
 	size_t len;
 
-	for (i = 0; i < ARRAY_SIZE(rust_sched_pieces); i++)
-		all |= BIT(rust_sched_pieces[i].bit);
+	for (i = 0; i < ARRAY_SIZE(sched_rust_switches); i++)
+		all |= BIT(sched_rust_switches[i].bit);
 	if (!strcmp(str, "on") || !strcmp(str, "all"))
 		return all;
 	if (!strcmp(str, "off") || !strcmp(str, "none"))
@@ -144,13 +130,13 @@ int sched_rust_cfs_parse(const char *str)
 	do {
 		end = strchrnul(str, ',');
 		len = end - str;
-		piece = rust_sched_piece_find(str, len);
+		piece = sched_rust_piece_find(str, len);
 		if (!piece) {
 			char names[32] = "";
 
-			for (i = 0; i < ARRAY_SIZE(rust_sched_pieces); i++) {
+			for (i = 0; i < ARRAY_SIZE(sched_rust_switches); i++) {
 				strlcat(names, " ", sizeof(names));
-				strlcat(names, rust_sched_pieces[i].name, sizeof(names));
+				strlcat(names, sched_rust_switches[i].name, sizeof(names));
 			}
 			pr_err("sched_rust_cfs: unknown piece '%.*s'; valid: on, off, all, none, or a comma-separated list of:%s\n",
 			       (int)len, str, names);
@@ -169,26 +155,26 @@ static int __init setup_sched_rust_cfs(char *str)
 	/* A bad value leaves the default (every piece on Rust). */
 	if (mask < 0)
 		return 1;
-	for (i = 0; i < ARRAY_SIZE(rust_sched_pieces); i++)
-		rust_sched_piece_set(&rust_sched_pieces[i],
-				     mask & BIT(rust_sched_pieces[i].bit));
+	for (i = 0; i < ARRAY_SIZE(sched_rust_switches); i++)
+		sched_rust_piece_set(&sched_rust_switches[i],
+				     mask & BIT(sched_rust_switches[i].bit));
 	return 1;
 }
 __setup("sched_rust_cfs=", setup_sched_rust_cfs);
 
-static ssize_t rust_sched_piece_read(struct file *file, char __user *ubuf,
+static ssize_t sched_rust_piece_read(struct file *file, char __user *ubuf,
 				     size_t cnt, loff_t *ppos)
 {
-	const struct rust_sched_piece *piece = file_inode(file)->i_private;
-	const char *val = rust_sched_piece_rust(piece) ? "rust\n" : "c\n";
+	const struct sched_rust_switch *piece = file_inode(file)->i_private;
+	const char *val = sched_rust_piece_rust(piece) ? "rust\n" : "c\n";
 
 	return simple_read_from_buffer(ubuf, cnt, ppos, val, strlen(val));
 }
 
-static ssize_t rust_sched_piece_write(struct file *file, const char __user *ubuf,
+static ssize_t sched_rust_piece_write(struct file *file, const char __user *ubuf,
 				      size_t cnt, loff_t *ppos)
 {
-	const struct rust_sched_piece *piece = file_inode(file)->i_private;
+	const struct sched_rust_switch *piece = file_inode(file)->i_private;
 	char buf[8] = {};
 	bool rust;
 
@@ -204,14 +190,14 @@ static ssize_t rust_sched_piece_write(struct file *file, const char __user *ubuf
 	else if (kstrtobool(buf, &rust))
 		return -EINVAL;
 
-	rust_sched_piece_set(piece, rust);
+	sched_rust_piece_set(piece, rust);
 	*ppos += cnt;
 	return cnt;
 }
 
-static const struct file_operations rust_sched_piece_fops = {
-	.read	= rust_sched_piece_read,
-	.write	= rust_sched_piece_write,
+static const struct file_operations sched_rust_piece_fops = {
+	.read	= sched_rust_piece_read,
+	.write	= sched_rust_piece_write,
 	.llseek	= default_llseek,
 };
 
@@ -223,7 +209,7 @@ void sched_rust_pick_debug_update(void)
 		static_branch_disable(&sched_rust_pick_debug_key);
 }
 
-static int rust_sched_bool_write(const char __user *ubuf, size_t cnt, bool *val)
+static int sched_rust_bool_write(const char __user *ubuf, size_t cnt, bool *val)
 {
 	char buf[8] = {};
 
@@ -234,109 +220,109 @@ static int rust_sched_bool_write(const char __user *ubuf, size_t cnt, bool *val)
 	return kstrtobool(strim(buf), val);
 }
 
-static const char * const rust_sched_route_names[RUST_SCHED_PICK_NR_ROUTES] = {
-	[RUST_SCHED_PICK_SINGLE]	= "single",
-	[RUST_SCHED_PICK_BUDDY]		= "buddy",
-	[RUST_SCHED_PICK_PROTECT]	= "protect",
-	[RUST_SCHED_PICK_FAST]		= "fast",
-	[RUST_SCHED_PICK_HEAP]		= "heap",
+static const char * const sched_rust_route_names[SCHED_RUST_NR_ROUTES] = {
+	[SCHED_RUST_ROUTE_SINGLE]	= "single",
+	[SCHED_RUST_ROUTE_BUDDY]		= "buddy",
+	[SCHED_RUST_ROUTE_PROTECT]	= "protect",
+	[SCHED_RUST_ROUTE_FAST]		= "fast",
+	[SCHED_RUST_ROUTE_HEAP]		= "heap",
 };
 
-static int rust_sched_pick_stats_show(struct seq_file *m, void *v)
+static int sched_rust_pick_stats_show(struct seq_file *m, void *v)
 {
-	unsigned long sum[2][RUST_SCHED_PICK_NR_ROUTES] = {};
+	unsigned long sum[2][SCHED_RUST_NR_ROUTES] = {};
 	int impl, r, cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct rust_sched_pick_stats *st = per_cpu_ptr(&rust_sched_pick_stats, cpu);
+		struct sched_rust_pick_stats *st = per_cpu_ptr(&sched_rust_pick_stats, cpu);
 
 		for (impl = 0; impl < 2; impl++)
-			for (r = 0; r < RUST_SCHED_PICK_NR_ROUTES; r++)
+			for (r = 0; r < SCHED_RUST_NR_ROUTES; r++)
 				sum[impl][r] += READ_ONCE(st->route[impl][r]);
 	}
 	seq_printf(m, "enabled %d\n", sched_rust_pick_stats_on);
 	for (impl = 0; impl < 2; impl++) {
 		seq_printf(m, "%-4s", impl ? "rust" : "c");
-		for (r = 0; r < RUST_SCHED_PICK_NR_ROUTES; r++)
-			seq_printf(m, " %s %lu", rust_sched_route_names[r], sum[impl][r]);
+		for (r = 0; r < SCHED_RUST_NR_ROUTES; r++)
+			seq_printf(m, " %s %lu", sched_rust_route_names[r], sum[impl][r]);
 		seq_putc(m, '\n');
 	}
 	return 0;
 }
 
-static int rust_sched_pick_stats_open(struct inode *inode, struct file *file)
+static int sched_rust_pick_stats_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, rust_sched_pick_stats_show, NULL);
+	return single_open(file, sched_rust_pick_stats_show, NULL);
 }
 
-static ssize_t rust_sched_pick_stats_write(struct file *file, const char __user *ubuf,
+static ssize_t sched_rust_pick_stats_write(struct file *file, const char __user *ubuf,
 					   size_t cnt, loff_t *ppos)
 {
 	bool on;
 	int cpu, err;
 
-	err = rust_sched_bool_write(ubuf, cnt, &on);
+	err = sched_rust_bool_write(ubuf, cnt, &on);
 	if (err)
 		return err;
 
-	guard(mutex)(&rust_sched_debug_mutex);
+	guard(mutex)(&sched_rust_debug_mutex);
 	if (on && !sched_rust_pick_stats_on) {
 		for_each_possible_cpu(cpu)
-			memset(per_cpu_ptr(&rust_sched_pick_stats, cpu), 0,
-			       sizeof(struct rust_sched_pick_stats));
+			memset(per_cpu_ptr(&sched_rust_pick_stats, cpu), 0,
+			       sizeof(struct sched_rust_pick_stats));
 	}
 	WRITE_ONCE(sched_rust_pick_stats_on, on);
 	sched_rust_pick_debug_update();
 	return cnt;
 }
 
-static const struct file_operations rust_sched_pick_stats_fops = {
-	.open		= rust_sched_pick_stats_open,
+static const struct file_operations sched_rust_pick_stats_fops = {
+	.open		= sched_rust_pick_stats_open,
 	.read		= seq_read,
-	.write		= rust_sched_pick_stats_write,
+	.write		= sched_rust_pick_stats_write,
 	.llseek		= seq_lseek,
 	.release	= single_release,
 };
 
-static int rust_sched_shadow_show(struct seq_file *m, void *v)
+static int sched_rust_shadow_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "%d %ld %ld\n", sched_rust_pick_shadow_on,
-		   atomic_long_read(&rust_sched_shadow_checks),
-		   atomic_long_read(&rust_sched_shadow_divergences));
+		   atomic_long_read(&sched_rust_shadow_checks),
+		   atomic_long_read(&sched_rust_shadow_divergences));
 	return 0;
 }
 
-static int rust_sched_shadow_open(struct inode *inode, struct file *file)
+static int sched_rust_shadow_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, rust_sched_shadow_show, NULL);
+	return single_open(file, sched_rust_shadow_show, NULL);
 }
 
-static ssize_t rust_sched_shadow_write(struct file *file, const char __user *ubuf,
+static ssize_t sched_rust_shadow_write(struct file *file, const char __user *ubuf,
 				       size_t cnt, loff_t *ppos)
 {
 	bool on;
 	int err;
 
-	err = rust_sched_bool_write(ubuf, cnt, &on);
+	err = sched_rust_bool_write(ubuf, cnt, &on);
 	if (err)
 		return err;
 
-	guard(mutex)(&rust_sched_debug_mutex);
+	guard(mutex)(&sched_rust_debug_mutex);
 	WRITE_ONCE(sched_rust_pick_shadow_on, on);
 	sched_rust_pick_debug_update();
 	return cnt;
 }
 
-static const struct file_operations rust_sched_shadow_fops = {
-	.open		= rust_sched_shadow_open,
+static const struct file_operations sched_rust_shadow_fops = {
+	.open		= sched_rust_shadow_open,
 	.read		= seq_read,
-	.write		= rust_sched_shadow_write,
+	.write		= sched_rust_shadow_write,
 	.llseek		= seq_lseek,
 	.release	= single_release,
 };
 
 #ifdef CONFIG_SCHED_CACHE
-static int rust_sched_llc_show(struct seq_file *m, void *v)
+static int sched_rust_llc_show(struct seq_file *m, void *v)
 {
 	struct task_struct *g, *p;
 	int cpu;
@@ -359,41 +345,39 @@ static int rust_sched_llc_show(struct seq_file *m, void *v)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(rust_sched_llc);
+DEFINE_SHOW_ATTRIBUTE(sched_rust_llc);
 
-static int rust_sched_llc_check_show(struct seq_file *m, void *v)
+static int sched_rust_llc_check_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "%d %ld %ld\n", READ_ONCE(sched_rust_pick_shadow_on),
-		   atomic_long_read(&rust_sched_llc_checks),
-		   atomic_long_read(&rust_sched_llc_violations));
+		   atomic_long_read(&sched_rust_llc_checks),
+		   atomic_long_read(&sched_rust_llc_violations));
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(rust_sched_llc_check);
+DEFINE_SHOW_ATTRIBUTE(sched_rust_llc_check);
 #endif
 
-void __init rust_sched_init_debugfs(struct dentry *parent)
+void __init sched_rust_init_debugfs(struct dentry *parent)
 {
 	struct dentry *dir = debugfs_create_dir("rust_cfs", parent);
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(rust_sched_pieces); i++) {
-		const struct rust_sched_piece *piece = &rust_sched_pieces[i];
+	for (i = 0; i < ARRAY_SIZE(sched_rust_switches); i++) {
+		const struct sched_rust_switch *piece = &sched_rust_switches[i];
 
 		debugfs_create_file(piece->name, 0644, dir, (void *)piece,
-				    &rust_sched_piece_fops);
-		pr_info("sched_rust_cfs: %s on %s\n", piece->name,
-			rust_sched_piece_rust(piece) ? "Rust" : "C");
+				    &sched_rust_piece_fops);
 	}
 
 	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_STATS))
-		debugfs_create_file("pick_stats", 0644, dir, NULL, &rust_sched_pick_stats_fops);
+		debugfs_create_file("pick_stats", 0644, dir, NULL, &sched_rust_pick_stats_fops);
 	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW))
-		debugfs_create_file("shadow", 0644, dir, NULL, &rust_sched_shadow_fops);
+		debugfs_create_file("shadow", 0644, dir, NULL, &sched_rust_shadow_fops);
 	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_BENCH))
-		rust_sched_bench_init_debugfs(dir);
+		sched_rust_bench_init_debugfs(dir);
 #ifdef CONFIG_SCHED_CACHE
-	debugfs_create_file("llc_state", 0444, dir, NULL, &rust_sched_llc_fops);
+	debugfs_create_file("llc_state", 0444, dir, NULL, &sched_rust_llc_fops);
 	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW))
-		debugfs_create_file("llc_check", 0444, dir, NULL, &rust_sched_llc_check_fops);
+		debugfs_create_file("llc_check", 0444, dir, NULL, &sched_rust_llc_check_fops);
 #endif
 }

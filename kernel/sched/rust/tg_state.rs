@@ -42,7 +42,7 @@ pub(crate) fn alloc_fair_sched_group(tg: &mut NewTaskGroup<'_>, parent: &TaskGro
 /// `tg` must be a group under creation in `sched_create_group()`, not yet visible to anyone
 /// else; `parent` must be a valid, initialised group.
 #[export]
-pub unsafe extern "C" fn rust_sched_alloc_fair_sched_group(
+pub unsafe extern "C" fn sched_rust_alloc_fair_sched_group(
     tg: *mut ffi::task_group,
     parent: *mut ffi::task_group,
 ) -> c_int {
@@ -61,7 +61,7 @@ pub unsafe extern "C" fn rust_sched_alloc_fair_sched_group(
 /// `tg` must be a non-root group being freed by `sched_free_group()`, whose state was
 /// allocated by C or Rust, or whose allocation failed.
 #[export]
-pub unsafe extern "C" fn rust_sched_free_fair_sched_group(tg: *mut ffi::task_group) {
+pub unsafe extern "C" fn sched_rust_free_fair_sched_group(tg: *mut ffi::task_group) {
     // SAFETY: `tg` is being freed and unreachable; its state, if any, was allocated for it by C
     // or Rust (safety requirements).
     drop(unsafe { group::take_state(tg) });
@@ -76,7 +76,7 @@ pub unsafe extern "C" fn rust_sched_free_fair_sched_group(tg: *mut ffi::task_gro
 /// `cpu`, not accessed by anyone else during the call; `parent` must be null or the initialised
 /// entity of `tg`'s parent on `cpu`; `cpu` must be a possible CPU.
 #[export]
-pub unsafe extern "C" fn rust_sched_init_tg_cfs_entry(
+pub unsafe extern "C" fn sched_rust_init_tg_cfs_entry(
     tg: *mut ffi::task_group,
     cfs_rq: *mut ffi::cfs_rq,
     se: *mut ffi::sched_entity,
@@ -100,7 +100,7 @@ pub unsafe extern "C" fn rust_sched_init_tg_cfs_entry(
 /// `tg` must be a valid, initialised group and `cpu` a possible CPU.
 #[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
 #[export]
-pub unsafe extern "C" fn rust_sched_tg_cfs_rq(
+pub unsafe extern "C" fn sched_rust_tg_cfs_rq(
     tg: *mut ffi::task_group,
     cpu: c_int,
 ) -> *mut ffi::cfs_rq {
@@ -118,7 +118,7 @@ pub unsafe extern "C" fn rust_sched_tg_cfs_rq(
 /// `tg` must be a valid, initialised group and `cpu` a possible CPU.
 #[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
 #[export]
-pub unsafe extern "C" fn rust_sched_tg_se(
+pub unsafe extern "C" fn sched_rust_tg_se(
     tg: *mut ffi::task_group,
     cpu: c_int,
 ) -> *mut ffi::sched_entity {
@@ -136,7 +136,7 @@ pub unsafe extern "C" fn rust_sched_tg_se(
 /// `cfs_rq` must be valid and belong to a valid, initialised group.
 #[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
 #[export]
-pub unsafe extern "C" fn rust_sched_cfs_rq_se(cfs_rq: *mut ffi::cfs_rq) -> *mut ffi::sched_entity {
+pub unsafe extern "C" fn sched_rust_cfs_rq_se(cfs_rq: *mut ffi::cfs_rq) -> *mut ffi::sched_entity {
     // SAFETY: `cfs_rq` is valid and belongs to a valid, initialised group (safety requirements).
     unsafe { group::cfs_rq_se(cfs_rq) }
 }
@@ -148,7 +148,7 @@ pub unsafe extern "C" fn rust_sched_cfs_rq_se(cfs_rq: *mut ffi::cfs_rq) -> *mut 
 /// `se` must be the entity of a group's per-CPU state.
 #[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
 #[export]
-pub unsafe extern "C" fn rust_sched_group_se_stats(
+pub unsafe extern "C" fn sched_rust_group_se_stats(
     se: *mut ffi::sched_entity,
 ) -> *mut ffi::sched_statistics {
     // SAFETY: `se` is the entity of a group's per-CPU state (safety requirements).

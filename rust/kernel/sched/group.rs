@@ -290,7 +290,7 @@ impl TgEntryInit<'_> {
     #[inline]
     fn init_runtime(&mut self) {
         // SAFETY: `cfs_rq` is valid and exclusively ours (type invariants).
-        unsafe { bindings::sched_init_cfs_rq_runtime(self.cfs_rq.cast()) };
+        unsafe { bindings::sched_rust_init_cfs_rq_runtime(self.cfs_rq.cast()) };
     }
 
     /// Links the entity below the parent entity: `se->cfs_rq`, `depth`, `my_q`, `load`, `parent`.
@@ -376,7 +376,7 @@ impl NewTaskGroup<'_> {
     pub fn init_bandwidth(&mut self, parent: &TaskGroup) {
         // SAFETY: By the type invariants, the access to the group is exclusive; the parent is
         // valid (invariants of `TaskGroup`).
-        unsafe { bindings::sched_tg_init_cfs_bandwidth(self.as_raw(), parent.as_raw()) };
+        unsafe { bindings::sched_rust_init_tg_cfs_bandwidth(self.as_raw(), parent.as_raw()) };
     }
 
     /// Allocates the group's per-CPU state below `parent`, initialises it on every possible CPU

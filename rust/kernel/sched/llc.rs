@@ -326,33 +326,6 @@ impl CacheTime {
     }
 }
 
-/// The state of one preferred-LLC scan of `task_cache_work()` (`struct sched_llc_scan`).
-///
-/// Plain data on the scanning task's stack: only that task reads or writes it.
-pub use crate::bindings::sched_llc_scan as LlcScan;
-
-/// Borrows the scan state that C passes in.
-///
-/// # Safety
-///
-/// `s` must be valid for reads and writes, and nothing else may access it during `'a`.
-#[inline]
-pub unsafe fn llc_scan_mut<'a>(s: *mut LlcScan) -> &'a mut LlcScan {
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    unsafe { &mut *s }
-}
-
-/// Borrows the scan state that C passes in, read-only.
-///
-/// # Safety
-///
-/// `s` must be valid for reads, and nothing may write it during `'a`.
-#[inline]
-pub unsafe fn llc_scan_ref<'a>(s: *const LlcScan) -> &'a LlcScan {
-    // SAFETY: Guaranteed by the safety requirements of this function.
-    unsafe { &*s }
-}
-
 /// The moving average of the number of CPUs running a process's threads
 /// (`sched_cache_group::nr_running_avg`).
 ///

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CONFIG_SCHED_RUST_CFS_DEBUG: each piece's entry point runs the Rust or the
+ * C implementation, as the piece's static key says (rust/switch.c), with the
+ * shadow check, the route statistics and the KUnit dispatch counter around
+ * it. The C implementations are fair.c's own code, compiled a second time
+ * under the names SCHED_C() gives them.
+ *
+ * Included at the end of kernel/sched/fair.c; declared in rust/fair_debug.h.
+ */
+
+static __always_inline bool sched_rust_pick_on(void)
+{
+	return static_branch_likely(&sched_rust_pick_key);
+}
+
+static __always_inline bool sched_rust_tg_state_on(void)
+{
+	return static_branch_likely(&sched_rust_tg_state_key);
+}
+
+static __always_inline bool sched_rust_llc_on(void)
+{
+	return static_branch_likely(&sched_rust_llc_key);
+}
+
+/*
+ * Route statistics or the shadow check are on. Out of line even when the
+ * shadow check is on by default: the benchmarks switch it off and measure
+ * the hot path as a kernel without it lays it out.
+ */
+static __always_inline bool sched_rust_pick_debug(void)
+{
+	return static_branch_unlikely(&sched_rust_pick_debug_key);
+}
+
+static inline int vruntime_eligible_debug(struct cfs_rq *cfs_rq, u64 vruntime)
+{
+	bool rust = sched_rust_pick_on();
+	int ret;
+
+	ret = rust ? sched_rust_vruntime_eligible(cfs_rq, vruntime) :
+		     vruntime_eligible_c(cfs_rq, vruntime);
+	if (sched_rust_pick_debug())
+		vruntime_eligible_shadow(cfs_rq, vruntime, rust, ret);
+	return ret;
+}
+
+static inline struct sched_entity *pick_eevdf_debug(struct cfs_rq *cfs_rq, bool protect)
+{
+	bool rust = sched_rust_pick_on();
+	struct sched_entity *se;
+
+	sched_rust_test_call(SCHED_RUST_PICK, rust);
+	se = rust ? sched_rust_pick_eevdf(cfs_rq, protect, sched_feat(PICK_BUDDY)) :
+		    pick_eevdf_c(cfs_rq, protect);
+	if (sched_rust_pick_debug()) {
+		pick_eevdf_stats(cfs_rq, protect, rust);
+		pick_eevdf_shadow(cfs_rq, protect, rust, se);
+	}
+	return se;
+}
+
+#ifdef CONFIG_FAIR_GROUP_SCHED
+static void free_fair_sched_group_debug(struct task_group *tg)
+{
+	if (sched_rust_tg_state_on())
+		sched_rust_free_fair_sched_group(tg);
+	else
+		free_fair_sched_group_c(tg);
+}
+
+static int alloc_fair_sched_group_debug(struct task_group *tg, struct task_group *parent)
+{
+	bool rust = sched_rust_tg_state_on();
+
+	sched_rust_test_call(SCHED_RUST_TG_STATE, rust);
+	if (rust)
+		return sched_rust_alloc_fair_sched_group(tg, parent);
+	return alloc_fair_sched_group_c(tg, parent);
+}
+
+static void init_tg_cfs_entry_debug(struct task_group *tg, struct cfs_rq *cfs_rq,
+				    struct sched_entity *se, int cpu,
+				    struct sched_entity *parent)
+{
+	if (sched_rust_tg_state_on())
+		sched_rust_init_tg_cfs_entry(tg, cfs_rq, se, cpu, parent);
+	else
+		init_tg_cfs_entry_c(tg, cfs_rq, se, cpu, parent);
+}
+#endif /* CONFIG_FAIR_GROUP_SCHED */
+
+#ifdef CONFIG_SCHED_CACHE
+static inline void pref_llc_running_debug(struct rq *rq, struct task_struct *p, bool inc)
+{
+	if (sched_rust_llc_on())
+		sched_rust_pref_llc_running(rq, p, inc);
+	else if (inc)
+		pref_llc_running_inc_c(rq, p);
+	else
+		pref_llc_running_dec_c(rq, p);
+}
+
+static inline void account_llc_enqueue_debug(struct rq *rq, struct task_struct *p)
+{
+	bool rust = sched_rust_llc_on();
+
+	sched_rust_test_call(SCHED_RUST_LLC, rust);
+	if (rust)
+		sched_rust_account_llc_enqueue(rq, p);
+	else
+		account_llc_enqueue_c(rq, p);
+}
+
+static inline void account_llc_dequeue_debug(struct rq *rq, struct task_struct *p)
+{
+	if (sched_rust_llc_on())
+		sched_rust_account_llc_dequeue(rq, p);
+	else
+		account_llc_dequeue_c(rq, p);
+	account_llc_check(rq, p);
+}
+
+static inline void __update_mm_sched_debug(struct rq *rq, struct sched_cache_time *pcpu_sched)
+{
+	if (sched_rust_llc_on())
+		sched_rust_update_mm_sched(rq, pcpu_sched, jiffies, READ_ONCE(llc_epoch_period));
+	else
+		__update_mm_sched_c(rq, pcpu_sched);
+}
+
+static unsigned long fraction_mm_sched_debug(struct rq *rq, struct sched_cache_time *pcpu_sched)
+{
+	if (sched_rust_llc_on()) {
+		guard(raw_spinlock_irqsave)(&rq->cpu_epoch_lock);
+
+		return sched_rust_fraction_mm_sched(rq, pcpu_sched, jiffies,
+						    READ_ONCE(llc_epoch_period));
+	}
+	return fraction_mm_sched_c(rq, pcpu_sched);
+}
+
+static inline void update_avg_scale_debug(u64 *avg, u64 sample)
+{
+	if (sched_rust_llc_on())
+		sched_rust_update_avg_scale(avg, sample,
+					    per_cpu(sd_llc_size, raw_smp_processor_id()));
+	else
+		update_avg_scale_c(avg, sample);
+}
+#endif /* CONFIG_SCHED_CACHE */

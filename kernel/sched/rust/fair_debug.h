@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CONFIG_SCHED_RUST_CFS_DEBUG: what kernel/sched/fair.c calls before the
+ * files included at its end define it (rust/fair_debug.c and the shadow and
+ * statistics files). Included by fair.c only.
+ */
+#ifndef _KERNEL_SCHED_RUST_FAIR_DEBUG_H
+#define _KERNEL_SCHED_RUST_FAIR_DEBUG_H
+
+/* The C implementations that are not static in fair.c. */
+void free_fair_sched_group_c(struct task_group *tg);
+int alloc_fair_sched_group_c(struct task_group *tg, struct task_group *parent);
+void init_tg_cfs_entry_c(struct task_group *tg, struct cfs_rq *cfs_rq,
+			 struct sched_entity *se, int cpu,
+			 struct sched_entity *parent);
+
+/* Each piece's entry points through the switch (rust/fair_debug.c). */
+static inline int vruntime_eligible_debug(struct cfs_rq *cfs_rq, u64 vruntime);
+static inline struct sched_entity *pick_eevdf_debug(struct cfs_rq *cfs_rq, bool protect);
+#ifdef CONFIG_FAIR_GROUP_SCHED
+static void free_fair_sched_group_debug(struct task_group *tg);
+static int alloc_fair_sched_group_debug(struct task_group *tg, struct task_group *parent);
+static void init_tg_cfs_entry_debug(struct task_group *tg, struct cfs_rq *cfs_rq,
+				    struct sched_entity *se, int cpu,
+				    struct sched_entity *parent);
+#endif
+#ifdef CONFIG_SCHED_CACHE
+static inline void pref_llc_running_debug(struct rq *rq, struct task_struct *p, bool inc);
+static inline void account_llc_enqueue_debug(struct rq *rq, struct task_struct *p);
+static inline void account_llc_dequeue_debug(struct rq *rq, struct task_struct *p);
+static inline void __update_mm_sched_debug(struct rq *rq, struct sched_cache_time *pcpu_sched);
+static unsigned long fraction_mm_sched_debug(struct rq *rq, struct sched_cache_time *pcpu_sched);
+static inline void update_avg_scale_debug(u64 *avg, u64 sample);
+#endif
+
+/* The instruments (rust/fair_shadow.c, rust/fair_stats.c). */
+#ifdef CONFIG_SCHED_RUST_CFS_SHADOW
+static noinline void
+vruntime_eligible_shadow(struct cfs_rq *cfs_rq, u64 vruntime, bool rust, int ret);
+static noinline void
+pick_eevdf_shadow(struct cfs_rq *cfs_rq, bool protect, bool rust, struct sched_entity *se);
+#ifdef CONFIG_SCHED_CACHE
+static void account_llc_check(struct rq *rq, struct task_struct *leaving);
+#endif
+#else
+static inline void
+vruntime_eligible_shadow(struct cfs_rq *cfs_rq, u64 vruntime, bool rust, int ret) { }
+static inline void
+pick_eevdf_shadow(struct cfs_rq *cfs_rq, bool protect, bool rust, struct sched_entity *se) { }
+static inline void account_llc_check(struct rq *rq, struct task_struct *leaving) { }
+#endif
+#ifdef CONFIG_SCHED_RUST_CFS_STATS
+static noinline void pick_eevdf_stats(struct cfs_rq *cfs_rq, bool protect, bool rust);
+#else
+static inline void pick_eevdf_stats(struct cfs_rq *cfs_rq, bool protect, bool rust) { }
+#endif
+
+#endif /* _KERNEL_SCHED_RUST_FAIR_DEBUG_H */
