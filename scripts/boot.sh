@@ -164,7 +164,7 @@ check "no splat in the kernel log"
 # Splats: warnings, BUGs (sleeping function called from invalid context
 # included), lockdep, sanitizers, RCU stalls, lockups, hung tasks, refcount
 # saturation, Rust panics.
-splat='WARNING:|BUG:|Oops|Kernel panic|general protection fault|possible recursive locking|circular locking|inconsistent lock state|UBSAN:|KASAN:|kernel BUG|Call Trace:|rust_panic|panicked at|rcu: INFO|rcu_.*detected stalls|soft lockup|hard LOCKUP|hung_task|blocked for more than|refcount_t:|unpaired LLC accounting'
+splat='WARNING:|BUG:|Oops|Kernel panic|general protection fault|possible recursive locking|circular locking|inconsistent lock state|UBSAN:|KASAN:|kernel BUG|Call Trace:|rust_panic|panicked at|rcu: INFO|rcu_.*detected stalls|soft lockup|hard LOCKUP|blocked for more than|refcount_t:|unpaired LLC accounting'
 if grep -qE "$splat" "$con"; then
 	problems+=("kernel reported a problem:")
 	problems+=("$(grep -m5 -nE "$splat" "$con")")
