@@ -84,7 +84,7 @@ rc=0
 ) &
 ticker=$!
 targets=$(basename "$KIMAGE")
-[ "$flavour" = rustmin ] && targets=kernel/sched/rust/
+[ "$flavour" = rustmin ] && targets="kernel/sched/rust/ kernel/sched/fair.o"
 if [ "${V:-0}" != 0 ]; then
 	# V=1: the kernel's verbose build on the terminal as well as in the log.
 	kill $ticker 2>/dev/null

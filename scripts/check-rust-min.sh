@@ -14,6 +14,6 @@ min=$(cd "$WORK" && SRCARCH=x86 ./scripts/min-tool-version.sh rustc)
 [ -n "$min" ] || die "no minimum rustc in $WORK/scripts/min-tool-version.sh"
 export RUST_TOOLCHAIN=$min RUSTUP_TOOLCHAIN=$min
 "$TOP/scripts/setup.sh"
-log "building kernel/sched/rust/ with the minimum rustc: $(rustc --version)"
+log "building kernel/sched/rust/ and kernel/sched/fair.o with the minimum rustc: $(rustc --version)"
 "$TOP/scripts/build.sh" rustmin
 log "check-rust-min: PASS (rustc $min)"
