@@ -165,9 +165,14 @@ check "no splat in the kernel log"
 # included), lockdep, sanitizers, RCU stalls, lockups, hung tasks, refcount
 # saturation, Rust panics.
 splat='WARNING:|BUG:|Oops|Kernel panic|general protection fault|possible recursive locking|circular locking|inconsistent lock state|UBSAN:|KASAN:|kernel BUG|Call Trace:|rust_panic|panicked at|rcu: INFO|rcu_.*detected stalls|soft lockup|hard LOCKUP|blocked for more than|refcount_t:|unpaired LLC accounting'
-if grep -qE "$splat" "$con"; then
+# make latency boots with RCU's default stall timeout: its stalls (and the
+# backtraces they print) are the data scripts/latency-report.py counts per
+# side, not a failure of the boot; every other splat is.
+nodata='^$'
+[ "$mode" = latency ] && nodata='rcu: INFO|rcu_.*detected stalls|Call Trace:'
+if grep -E "$splat" "$con" | grep -qvE "$nodata"; then
 	problems+=("kernel reported a problem:")
-	problems+=("$(grep -m5 -nE "$splat" "$con")")
+	problems+=("$(grep -nE "$splat" "$con" | grep -vE "$nodata" | head -n5)")
 fi
 check "no failure reported by the guest"
 while IFS= read -r l; do
@@ -394,9 +399,14 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 			problems+=("stress: selftest $t failed (rc $rrc) without a single case or failure line: it did not run")
 			continue
 		fi
-		if [ "$rrc" = "$crc" ] &&
+		if [ "$t" = test_cpuset_prs ] && [ "$rrc" = "$crc" ] &&
 			[ "$(sget "stress_suite_case rust $t" | sort)" = "$(sget "stress_suite_case c $t" | sort)" ]; then
-			stress_report+=("  $t fails the same way on C and on Rust (rc $rrc): a property of the guest, not of the pieces")
+			# Open (issue 27): it passes in a clean 8-CPU guest on both
+			# sides and fails after the stress phase on both; reported,
+			# not explained. Every other suite must pass.
+			stress_report+=("  $t fails the same way on C and on Rust (rc $rrc) after the stress phase: not explained yet")
+		elif [ "$rrc" = "$crc" ]; then
+			problems+=("stress: selftest $t fails on Rust and on C (rc $rrc): the guest must let it pass")
 		else
 			problems+=("stress: selftest $t fails on Rust (rc $rrc) and not the same way on C (rc $crc)")
 		fi

@@ -27,6 +27,11 @@ fi
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 mkdir -p "$d"/{bin,dev,proc,sys,tmp}
+# The archive's "." is the guest's /: mktemp made it 0700, which no user but
+# root may search (test_core's test_cgcore_lesser_euid_open opens a cgroup
+# file as an unprivileged user, and failed on it). / is 0755, /tmp 1777.
+chmod 0755 "$d"
+chmod 1777 "$d/tmp"
 cp "$busybox" "$d/bin/busybox"
 ln -s busybox "$d/bin/sh"
 cp "$TOP/tests/boot/init" "$d/init"

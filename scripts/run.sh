@@ -7,11 +7,13 @@
 #                 KUnit suites at boot + the cgroup workload, checked
 #   run.sh test-kasan  the same with KASAN and kmemleak added
 #   run.sh stress  the test kernel under the long stress phase (8 CPUs)
+#   run.sh latency the test kernel's scheduling latency, C against Rust
+#                 (scripts/latency.sh)
 # With ARCH=arm64, run.sh test is make test-arm64 (QEMU virt, 4 CPUs in two LLCs).
 
 . "$(dirname "$0")/common.sh"
 
-job=${1:?usage: run.sh main|test|test-kasan|stress|build-main|build-size|check-inline}
+job=${1:?usage: run.sh main|test|test-kasan|stress|latency|build-main|build-size|check-inline}
 S=$TOP/scripts
 
 versions() {
@@ -58,6 +60,10 @@ stress)
 	export BOOT_TIMEOUT=${BOOT_TIMEOUT:-4000}
 	stage "stress the test kernel for ${STRESS_SECONDS:-600}s of guest time" "$S/boot.sh" test \
 		rsc.mode=stress rsc.stress_seconds="${STRESS_SECONDS:-600}" kunit.enable=0
+	;;
+latency)
+	stage "build test kernel" "$S/build.sh" test
+	stage "scheduling latency, C against Rust" "$S/latency.sh"
 	;;
 test-kasan)
 	stage "build test kernel with KASAN and kmemleak" "$S/build.sh" test-kasan

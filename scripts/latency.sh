@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make latency: does any task wait longer for a CPU with the pieces on Rust?
+# One boot of the test kernel (rsc.mode=latency of tests/boot/init): the
+# cgroup workload's tree (85 groups, 128 tasks on 4 CPUs, g1 limited by
+# cpu.max) with fresh tasks every round, LATENCY_PAIRS pairs of rounds
+# (20), one round per side in a random order, then LATENCY_CC_PAIRS pairs
+# (6) with C on both sides, for the noise; LATENCY_ROUND_SECONDS (10) per
+# round; schedstats on, the shadow check off. RCU's stall timeout is the
+# kernel's default, 21 s, on both sides (the other hang detectors keep
+# boot.sh's emulation timeouts): a stall is data here, counted per side,
+# not a boot failure. scripts/latency-report.py prints the paired
+# comparison and fails (1) when Rust is significantly worse.
+# Output: $CACHE/boot-latency/ (console.log, latency.txt).
+
+. "$(dirname "$0")/common.sh"
+
+pairs=${LATENCY_PAIRS:-20}
+cc=${LATENCY_CC_PAIRS:-6}
+secs=${LATENCY_ROUND_SECONDS:-10}
+B=$(bdir test)
+[ -f "$B/$KIMAGE" ] || die "no test kernel in $B: run make test (or scripts/build.sh test)"
+out=$(bootdir latency)
+# Each round: its seconds, plus starting 128 tasks and reading their
+# statistics under load (about 15 s under TCG); the boot itself ~120 s.
+export BOOT_NAME=latency
+export BOOT_TIMEOUT=${BOOT_TIMEOUT:-$(( (2 * pairs + 2 * cc) * (secs + 30) + 600 ))}
+rc=0
+"$TOP/scripts/boot.sh" test rsc.mode=latency rsc.pairs="$pairs" rsc.cc_pairs="$cc" \
+	rsc.round_seconds="$secs" kunit.enable=0 rcupdate.rcu_cpu_stall_timeout=21 \
+	watchdog_thresh=165 workqueue.watchdog_thresh=420 sysctl.kernel.hung_task_timeout_secs=420 ||
+	rc=$?
+# The boot's own checks (QEMU, the end of the workload, splats other than
+# RCU stalls, guest failures) decide first; then the comparison.
+[ $rc = 0 ] || exit $rc
+python3 "$TOP/scripts/latency-report.py" "$out/console.log" "$pairs" "$cc" | tee "$out/latency.txt"
+exit "${PIPESTATUS[0]}"
