@@ -209,6 +209,31 @@ if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW; then
 	[ "${l_viol:-0}" != 0 ] &&
 		problems+=("LLC counter check: $l_viol dequeues found nr_llc_running/nr_pref_llc_running off")
 fi
+# The LLC shadow check: every call of an LLC function recomputed by C and
+# by Rust from the state it starts from ("<on> <divergences> <skipped> c
+# enqueue N dequeue N pref N epoch N avg N rust ..."). The LLC workload
+# runs on each side: the accounting, the decay and the scan's average must
+# have been compared at least LLC_SHADOW_MIN times (20) with each side
+# selected; pref_llc_running (delayed dequeue of a task with a preferred
+# LLC) at least once in all.
+llc_shadow=$(sed -n 's/^RSC: llc_shadow //p' "$con" | tail -n1)
+if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW && cfg SCHED_CACHE; then
+	check "LLC shadow check: C and Rust compute the same LLC state"
+	if [ -z "$llc_shadow" ]; then
+		problems+=("LLC shadow check: no 'RSC: llc_shadow' line")
+	else
+		read -r ls_on ls_div ls_skip _ <<< "$llc_shadow"
+		[ "$ls_on" = 1 ] || problems+=("LLC shadow check: switched off (on=$ls_on)")
+		[ "$ls_div" = 0 ] || problems+=("LLC shadow check: $ls_div divergences between C and Rust")
+		while read -r side op n; do
+			[ "$n" -ge "${LLC_SHADOW_MIN:-20}" ] ||
+				problems+=("LLC shadow check: $op compared $n times with $side selected, fewer than ${LLC_SHADOW_MIN:-20}")
+		done < <(awk '{ for (i = 4; i < NF; i++) { if ($i == "c" || $i == "rust") side = $i
+			else if ($(i + 1) ~ /^[0-9]+$/ && $i != "pref") { print side, $i, $(i + 1); i++ } } }' <<< "$llc_shadow")
+		pref=$(awk '{ for (i = 4; i < NF; i++) if ($i == "pref") n += $(i + 1); print n + 0 }' <<< "$llc_shadow")
+		[ "$pref" -ge 1 ] || problems+=("LLC shadow check: pref_llc_running never compared")
+	fi
+fi
 kmemleak=$(sed -n 's/^RSC: kmemleak //p' "$con" | tail -n1)
 cfg DEBUG_KMEMLEAK && check "kmemleak: no leak through this project's code"
 if cfg DEBUG_KMEMLEAK && [ "$mode" = test ] && [ -z "$kmemleak" ]; then
@@ -519,6 +544,8 @@ if grep -q '^RSC: stress start' "$con"; then
 fi
 [ -n "$shadow" ] && echo "shadow:      $(echo "$shadow" | awk '{ printf "on=%s, %s picks and eligibility tests cross-checked, %s divergences", $1, $2, $3 }')"
 [ -n "$llc_check" ] && echo "llc check:   $(echo "$llc_check" | awk '{ printf "on=%s, %s dequeues checked the LLC counters against the queued tasks, %s violations", $1, $2, $3 }')"
+[ -n "$llc_shadow" ] && echo "llc shadow:  $(echo "$llc_shadow" | awk '{ printf "on=%s, %s divergences, %s skipped (a tick between the sides); compared:", $1, $2, $3
+	for (i = 4; i <= NF; i++) printf " %s", $i }')"
 [ -n "$kmemleak" ] && echo "kmemleak:    $(echo "$kmemleak" | awk '{ printf "%s unreferenced objects after two scans, %s allocated through this project'"'"'s code", $2, $4 }')"
 check ""
 # The boot test's checks as a KTAP suite (the kernel's kselftest KTAP

@@ -41,6 +41,10 @@ static noinline void
 pick_eevdf_shadow(struct cfs_rq *cfs_rq, bool protect, bool rust, struct sched_entity *se);
 #ifdef CONFIG_SCHED_CACHE
 static void account_llc_check(struct rq *rq, struct task_struct *leaving);
+static void llc_shadow_counts(struct rq *rq, struct task_struct *p,
+			      enum sched_rust_llc_op op, bool inc, bool rust);
+static void llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched, bool rust);
+static void llc_shadow_avg(u64 *avg, u64 sample, bool rust);
 #endif
 #else
 static inline void
@@ -48,6 +52,13 @@ vruntime_eligible_shadow(struct cfs_rq *cfs_rq, u64 vruntime, bool rust, int ret
 static inline void
 pick_eevdf_shadow(struct cfs_rq *cfs_rq, bool protect, bool rust, struct sched_entity *se) { }
 static inline void account_llc_check(struct rq *rq, struct task_struct *leaving) { }
+#ifdef CONFIG_SCHED_CACHE
+static inline void llc_shadow_counts(struct rq *rq, struct task_struct *p,
+				     enum sched_rust_llc_op op, bool inc, bool rust) { }
+static inline void
+llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched, bool rust) { }
+static inline void llc_shadow_avg(u64 *avg, u64 sample, bool rust) { }
+#endif
 #endif
 #ifdef CONFIG_SCHED_RUST_CFS_STATS
 static noinline void pick_eevdf_stats(struct cfs_rq *cfs_rq, bool protect, bool rust);

@@ -78,3 +78,217 @@ static void account_llc_check(struct rq *rq, struct task_struct *leaving)
 		  nr_llc, nr_pref, sched_rust_llc_on() ? "Rust" : "C");
 }
 #endif /* CONFIG_SCHED_CACHE */
+
+#ifdef CONFIG_SCHED_CACHE
+/*
+ * The LLC shadow check: every call of an LLC function is also computed by
+ * both implementations, C's and Rust's, from a copy of the state it starts
+ * from, and the two results are compared field by field: the runqueue's
+ * counters, the per-LLC counts of its sched domain and the task's
+ * pref_llc_queued for the enqueue, dequeue and pref_llc_running paths; the
+ * epoch clock, the process's per-CPU runtime and the fraction for
+ * __update_mm_sched() and fraction_mm_sched(); the running average for
+ * update_avg_scale(). The copies live in per-CPU scratch runqueues, domains
+ * and tasks, whose locks have lockdep classes of their own, so that the
+ * real state is only read: the call itself then runs on the side selected.
+ */
+#define LLC_SHADOW_MAX_LLCS	64
+
+struct llc_shadow_scratch {
+	struct rq rq[2];			/* [0]: C, [1]: Rust */
+	struct sched_domain sd[2];
+	unsigned int counts[2][LLC_SHADOW_MAX_LLCS];
+	struct sched_cache_time t[2];
+	struct task_struct *p[2];
+};
+
+static DEFINE_PER_CPU(struct llc_shadow_scratch *, llc_shadow_scratch);
+static struct lock_class_key llc_shadow_rq_key, llc_shadow_epoch_key;
+
+static const char *const llc_shadow_names[SCHED_RUST_LLC_NR_OPS] = {
+	"account_llc_enqueue", "account_llc_dequeue", "pref_llc_running",
+	"fraction_mm_sched", "update_avg_scale",
+};
+
+static void llc_shadow_diverged(enum sched_rust_llc_op op, const char *field, u64 c, u64 rust)
+{
+	atomic_long_inc(&sched_rust_llc_shadow_divergences);
+	WARN_ONCE(1, "sched_rust_cfs: %s: %s is %llu after C, %llu after Rust\n",
+		  llc_shadow_names[op], field, c, rust);
+}
+
+#define LLC_SHADOW_CMP(op, field, c, rust)				\
+	do {								\
+		if (unlikely((u64)(c) != (u64)(rust)))			\
+			llc_shadow_diverged(op, field, c, rust);	\
+	} while (0)
+
+/* Scratch per possible CPU; until it exists, nothing is compared. */
+static int __init llc_shadow_init(void)
+{
+	struct llc_shadow_scratch *s;
+	int cpu, i;
+
+	for_each_possible_cpu(cpu) {
+		s = kzalloc_node(sizeof(*s), GFP_KERNEL, cpu_to_node(cpu));
+		if (!s)
+			return -ENOMEM;
+		for (i = 0; i < 2; i++) {
+			s->p[i] = kzalloc_node(sizeof(*s->p[i]), GFP_KERNEL, cpu_to_node(cpu));
+			if (!s->p[i]) {
+				kfree(s->p[0]);
+				kfree(s);
+				return -ENOMEM;
+			}
+			raw_spin_lock_init(&s->rq[i].__lock);
+			lockdep_set_class(&s->rq[i].__lock, &llc_shadow_rq_key);
+			raw_spin_lock_init(&s->rq[i].cpu_epoch_lock);
+			lockdep_set_class(&s->rq[i].cpu_epoch_lock, &llc_shadow_epoch_key);
+			s->sd[i].llc_counts = s->counts[i];
+		}
+		per_cpu(llc_shadow_scratch, cpu) = s;
+	}
+	return 0;
+}
+late_initcall(llc_shadow_init);
+
+/*
+ * account_llc_enqueue(), account_llc_dequeue() and pref_llc_running_inc()/
+ * _dec() (@inc) of @p on @rq, whose lock the caller holds: both sides on a
+ * copy of the runqueue's counters, of its domain's per-LLC counts and of
+ * what the functions read of the task.
+ */
+static void llc_shadow_counts(struct rq *rq, struct task_struct *p,
+			      enum sched_rust_llc_op op, bool inc, bool rust)
+{
+	struct llc_shadow_scratch *s;
+	struct sched_domain *sd;
+	unsigned int max = 0;
+	int i, l;
+
+	/* Both sides return at once for a task without a preferred LLC. */
+	if (!READ_ONCE(sched_rust_pick_shadow_on) || READ_ONCE(p->preferred_llc) < 0)
+		return;
+	lockdep_assert_rq_held(rq);
+	s = this_cpu_read(llc_shadow_scratch);
+	if (!s)
+		return;
+	sd = rcu_dereference_all(rq->sd);
+	if (sd)
+		max = min_t(unsigned int, sd->llc_max, LLC_SHADOW_MAX_LLCS);
+	for (i = 0; i < 2; i++) {
+		struct rq *r = &s->rq[i];
+		struct task_struct *t = s->p[i];
+
+		r->nr_llc_running = rq->nr_llc_running;
+		r->nr_pref_llc_running = rq->nr_pref_llc_running;
+		s->sd[i].llc_max = max;
+		for (l = 0; l < max; l++)
+			s->counts[i][l] = READ_ONCE(sd->llc_counts[l]);
+		RCU_INIT_POINTER(r->sd, sd ? &s->sd[i] : NULL);
+		t->preferred_llc = READ_ONCE(p->preferred_llc);
+		t->pref_llc_queued = p->pref_llc_queued;
+		t->se.sched_delayed = p->se.sched_delayed;
+		task_thread_info(t)->cpu = task_cpu(p);
+	}
+
+	raw_spin_lock(&s->rq[0].__lock);
+	switch (op) {
+	case SCHED_RUST_LLC_ENQUEUE:
+		account_llc_enqueue_c(&s->rq[0], s->p[0]);
+		break;
+	case SCHED_RUST_LLC_DEQUEUE:
+		account_llc_dequeue_c(&s->rq[0], s->p[0]);
+		break;
+	default:
+		if (inc)
+			pref_llc_running_inc_c(&s->rq[0], s->p[0]);
+		else
+			pref_llc_running_dec_c(&s->rq[0], s->p[0]);
+		break;
+	}
+	raw_spin_unlock(&s->rq[0].__lock);
+
+	raw_spin_lock(&s->rq[1].__lock);
+	switch (op) {
+	case SCHED_RUST_LLC_ENQUEUE:
+		sched_rust_account_llc_enqueue(&s->rq[1], s->p[1]);
+		break;
+	case SCHED_RUST_LLC_DEQUEUE:
+		sched_rust_account_llc_dequeue(&s->rq[1], s->p[1]);
+		break;
+	default:
+		sched_rust_pref_llc_running(&s->rq[1], s->p[1], inc);
+		break;
+	}
+	raw_spin_unlock(&s->rq[1].__lock);
+
+	atomic_long_inc(&sched_rust_llc_shadow[rust][op]);
+	LLC_SHADOW_CMP(op, "nr_llc_running", s->rq[0].nr_llc_running, s->rq[1].nr_llc_running);
+	LLC_SHADOW_CMP(op, "nr_pref_llc_running", s->rq[0].nr_pref_llc_running,
+		       s->rq[1].nr_pref_llc_running);
+	LLC_SHADOW_CMP(op, "pref_llc_queued", s->p[0]->pref_llc_queued, s->p[1]->pref_llc_queued);
+	for (l = 0; l < max; l++)
+		LLC_SHADOW_CMP(op, "llc_counts[]", s->counts[0][l], s->counts[1][l]);
+}
+
+/*
+ * fraction_mm_sched(), which runs __update_mm_sched() first, of @pcpu_sched
+ * on @rq, whose cpu_epoch_lock the caller holds: both sides on a copy of the
+ * epoch clock and of the per-CPU runtime, at the same jiffies (C reads it,
+ * Rust is given it: a tick between the two skips the comparison).
+ */
+static void llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched, bool rust)
+{
+	const enum sched_rust_llc_op op = SCHED_RUST_LLC_EPOCH;
+	struct llc_shadow_scratch *s;
+	unsigned long now, f[2];
+	unsigned int period;
+	int i;
+
+	if (!READ_ONCE(sched_rust_pick_shadow_on))
+		return;
+	lockdep_assert_held(&rq->cpu_epoch_lock);
+	s = this_cpu_read(llc_shadow_scratch);
+	if (!s)
+		return;
+	for (i = 0; i < 2; i++) {
+		s->rq[i].cpu_epoch = rq->cpu_epoch;
+		s->rq[i].cpu_epoch_next = rq->cpu_epoch_next;
+		s->rq[i].cpu_runtime = rq->cpu_runtime;
+		s->t[i] = *pcpu_sched;
+	}
+	period = READ_ONCE(llc_epoch_period);
+	now = jiffies;
+	f[0] = fraction_mm_sched_c(&s->rq[0], &s->t[0]);
+	scoped_guard(raw_spinlock, &s->rq[1].cpu_epoch_lock)
+		f[1] = sched_rust_fraction_mm_sched(&s->rq[1], &s->t[1], now, period);
+	if (jiffies != now || READ_ONCE(llc_epoch_period) != period) {
+		atomic_long_inc(&sched_rust_llc_shadow_skipped);
+		return;
+	}
+
+	atomic_long_inc(&sched_rust_llc_shadow[rust][op]);
+	LLC_SHADOW_CMP(op, "fraction", f[0], f[1]);
+	LLC_SHADOW_CMP(op, "cpu_epoch", s->rq[0].cpu_epoch, s->rq[1].cpu_epoch);
+	LLC_SHADOW_CMP(op, "cpu_epoch_next", s->rq[0].cpu_epoch_next, s->rq[1].cpu_epoch_next);
+	LLC_SHADOW_CMP(op, "cpu_runtime", s->rq[0].cpu_runtime, s->rq[1].cpu_runtime);
+	LLC_SHADOW_CMP(op, "runtime", s->t[0].runtime, s->t[1].runtime);
+	LLC_SHADOW_CMP(op, "epoch", s->t[0].epoch, s->t[1].epoch);
+}
+
+/* update_avg_scale() of @avg by @sample: both sides on a copy, this CPU's LLC size. */
+static void llc_shadow_avg(u64 *avg, u64 sample, bool rust)
+{
+	u64 a[2];
+
+	if (!READ_ONCE(sched_rust_pick_shadow_on))
+		return;
+	guard(preempt)();
+	a[0] = a[1] = READ_ONCE(*avg);
+	update_avg_scale_c(&a[0], sample);
+	sched_rust_update_avg_scale(&a[1], sample, per_cpu(sd_llc_size, smp_processor_id()));
+	atomic_long_inc(&sched_rust_llc_shadow[rust][SCHED_RUST_LLC_AVG]);
+	LLC_SHADOW_CMP(SCHED_RUST_LLC_AVG, "nr_running_avg", a[0], a[1]);
+}
+#endif /* CONFIG_SCHED_CACHE */

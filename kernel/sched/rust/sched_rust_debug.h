@@ -85,6 +85,25 @@ extern atomic_long_t sched_rust_shadow_divergences;
 extern atomic_long_t sched_rust_llc_checks;
 extern atomic_long_t sched_rust_llc_violations;
 
+/* The LLC functions that the LLC shadow check recomputes on both sides. */
+enum sched_rust_llc_op {
+	SCHED_RUST_LLC_ENQUEUE,		/* account_llc_enqueue() */
+	SCHED_RUST_LLC_DEQUEUE,		/* account_llc_dequeue() */
+	SCHED_RUST_LLC_PREF,		/* pref_llc_running_inc()/_dec() */
+	SCHED_RUST_LLC_EPOCH,		/* __update_mm_sched(), fraction_mm_sched() */
+	SCHED_RUST_LLC_AVG,		/* update_avg_scale() */
+	SCHED_RUST_LLC_NR_OPS,
+};
+
+/*
+ * LLC shadow check: comparisons made per [side selected: 0 = C, 1 = Rust]
+ * and function, divergences found, and comparisons skipped because jiffies
+ * or llc_epoch_period changed between the two recomputations.
+ */
+extern atomic_long_t sched_rust_llc_shadow[2][SCHED_RUST_LLC_NR_OPS];
+extern atomic_long_t sched_rust_llc_shadow_divergences;
+extern atomic_long_t sched_rust_llc_shadow_skipped;
+
 #ifdef CONFIG_SCHED_RUST_CFS_KUNIT_TEST
 #include <kunit/test-bug.h>
 

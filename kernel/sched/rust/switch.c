@@ -28,6 +28,12 @@
  *                            recounts the tasks queued on its runqueue and
  *                            compares nr_llc_running/nr_pref_llc_running;
  *                            reading prints "<on> <checks> <violations>"
+ *   rust_cfs/llc_shadow      (CONFIG_SCHED_CACHE, CONFIG_SCHED_RUST_CFS_SHADOW)
+ *                            with the shadow check on, every call of an LLC
+ *                            function is recomputed by both implementations
+ *                            from the state it starts from; reading prints
+ *                            "<on> <divergences> <skipped>", then per side
+ *                            selected the comparisons made per function
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -56,6 +62,9 @@ atomic_long_t sched_rust_shadow_checks;
 atomic_long_t sched_rust_shadow_divergences;
 atomic_long_t sched_rust_llc_checks;
 atomic_long_t sched_rust_llc_violations;
+atomic_long_t sched_rust_llc_shadow[2][SCHED_RUST_LLC_NR_OPS];
+atomic_long_t sched_rust_llc_shadow_divergences;
+atomic_long_t sched_rust_llc_shadow_skipped;
 #ifdef CONFIG_SCHED_RUST_CFS_KUNIT_TEST
 atomic_long_t sched_rust_test_calls[3][2];
 #endif
@@ -355,6 +364,27 @@ static int sched_rust_llc_check_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sched_rust_llc_check);
+
+static int sched_rust_llc_shadow_show(struct seq_file *m, void *v)
+{
+	static const char *const ops[SCHED_RUST_LLC_NR_OPS] = {
+		"enqueue", "dequeue", "pref", "epoch", "avg",
+	};
+	int side, op;
+
+	seq_printf(m, "%d %ld %ld\n", READ_ONCE(sched_rust_pick_shadow_on),
+		   atomic_long_read(&sched_rust_llc_shadow_divergences),
+		   atomic_long_read(&sched_rust_llc_shadow_skipped));
+	for (side = 0; side < 2; side++) {
+		seq_puts(m, side ? "rust" : "c");
+		for (op = 0; op < SCHED_RUST_LLC_NR_OPS; op++)
+			seq_printf(m, " %s %ld", ops[op],
+				   atomic_long_read(&sched_rust_llc_shadow[side][op]));
+		seq_putc(m, '\n');
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sched_rust_llc_shadow);
 #endif
 
 void __init sched_rust_init_debugfs(struct dentry *parent)
@@ -379,5 +409,7 @@ void __init sched_rust_init_debugfs(struct dentry *parent)
 	debugfs_create_file("llc_state", 0444, dir, NULL, &sched_rust_llc_fops);
 	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW))
 		debugfs_create_file("llc_check", 0444, dir, NULL, &sched_rust_llc_check_fops);
+	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW))
+		debugfs_create_file("llc_shadow", 0444, dir, NULL, &sched_rust_llc_shadow_fops);
 #endif
 }
