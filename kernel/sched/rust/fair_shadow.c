@@ -117,11 +117,11 @@ static void llc_shadow_diverged(enum sched_rust_llc_op op, const char *field, u6
 		  llc_shadow_names[op], field, c, rust);
 }
 
-#define LLC_SHADOW_CMP(op, field, c, rust)				\
-	do {								\
-		if (unlikely((u64)(c) != (u64)(rust)))			\
-			llc_shadow_diverged(op, field, c, rust);	\
-	} while (0)
+static inline void llc_shadow_cmp(enum sched_rust_llc_op op, const char *field, u64 c, u64 rust)
+{
+	if (unlikely(c != rust))
+		llc_shadow_diverged(op, field, c, rust);
+}
 
 /* Scratch per possible CPU; until it exists, nothing is compared. */
 static int __init llc_shadow_init(void)
@@ -224,12 +224,12 @@ static void llc_shadow_counts(struct rq *rq, struct task_struct *p,
 	raw_spin_unlock(&s->rq[1].__lock);
 
 	atomic_long_inc(&sched_rust_llc_shadow[rust][op]);
-	LLC_SHADOW_CMP(op, "nr_llc_running", s->rq[0].nr_llc_running, s->rq[1].nr_llc_running);
-	LLC_SHADOW_CMP(op, "nr_pref_llc_running", s->rq[0].nr_pref_llc_running,
+	llc_shadow_cmp(op, "nr_llc_running", s->rq[0].nr_llc_running, s->rq[1].nr_llc_running);
+	llc_shadow_cmp(op, "nr_pref_llc_running", s->rq[0].nr_pref_llc_running,
 		       s->rq[1].nr_pref_llc_running);
-	LLC_SHADOW_CMP(op, "pref_llc_queued", s->p[0]->pref_llc_queued, s->p[1]->pref_llc_queued);
+	llc_shadow_cmp(op, "pref_llc_queued", s->p[0]->pref_llc_queued, s->p[1]->pref_llc_queued);
 	for (l = 0; l < max; l++)
-		LLC_SHADOW_CMP(op, "llc_counts[]", s->counts[0][l], s->counts[1][l]);
+		llc_shadow_cmp(op, "llc_counts[]", s->counts[0][l], s->counts[1][l]);
 }
 
 /*
@@ -263,18 +263,18 @@ static void llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched,
 	f[0] = fraction_mm_sched_c(&s->rq[0], &s->t[0]);
 	scoped_guard(raw_spinlock, &s->rq[1].cpu_epoch_lock)
 		f[1] = sched_rust_fraction_mm_sched(&s->rq[1], &s->t[1], now, period);
-	if (jiffies != now || READ_ONCE(llc_epoch_period) != period) {
+	if (time_after(jiffies, now) || READ_ONCE(llc_epoch_period) != period) {
 		atomic_long_inc(&sched_rust_llc_shadow_skipped);
 		return;
 	}
 
 	atomic_long_inc(&sched_rust_llc_shadow[rust][op]);
-	LLC_SHADOW_CMP(op, "fraction", f[0], f[1]);
-	LLC_SHADOW_CMP(op, "cpu_epoch", s->rq[0].cpu_epoch, s->rq[1].cpu_epoch);
-	LLC_SHADOW_CMP(op, "cpu_epoch_next", s->rq[0].cpu_epoch_next, s->rq[1].cpu_epoch_next);
-	LLC_SHADOW_CMP(op, "cpu_runtime", s->rq[0].cpu_runtime, s->rq[1].cpu_runtime);
-	LLC_SHADOW_CMP(op, "runtime", s->t[0].runtime, s->t[1].runtime);
-	LLC_SHADOW_CMP(op, "epoch", s->t[0].epoch, s->t[1].epoch);
+	llc_shadow_cmp(op, "fraction", f[0], f[1]);
+	llc_shadow_cmp(op, "cpu_epoch", s->rq[0].cpu_epoch, s->rq[1].cpu_epoch);
+	llc_shadow_cmp(op, "cpu_epoch_next", s->rq[0].cpu_epoch_next, s->rq[1].cpu_epoch_next);
+	llc_shadow_cmp(op, "cpu_runtime", s->rq[0].cpu_runtime, s->rq[1].cpu_runtime);
+	llc_shadow_cmp(op, "runtime", s->t[0].runtime, s->t[1].runtime);
+	llc_shadow_cmp(op, "epoch", s->t[0].epoch, s->t[1].epoch);
 }
 
 /* update_avg_scale() of @avg by @sample: both sides on a copy, this CPU's LLC size. */
@@ -285,10 +285,11 @@ static void llc_shadow_avg(u64 *avg, u64 sample, bool rust)
 	if (!READ_ONCE(sched_rust_pick_shadow_on))
 		return;
 	guard(preempt)();
-	a[0] = a[1] = READ_ONCE(*avg);
+	a[0] = READ_ONCE(*avg);
+	a[1] = a[0];
 	update_avg_scale_c(&a[0], sample);
 	sched_rust_update_avg_scale(&a[1], sample, per_cpu(sd_llc_size, smp_processor_id()));
 	atomic_long_inc(&sched_rust_llc_shadow[rust][SCHED_RUST_LLC_AVG]);
-	LLC_SHADOW_CMP(SCHED_RUST_LLC_AVG, "nr_running_avg", a[0], a[1]);
+	llc_shadow_cmp(SCHED_RUST_LLC_AVG, "nr_running_avg", a[0], a[1]);
 }
 #endif /* CONFIG_SCHED_CACHE */
