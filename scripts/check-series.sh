@@ -37,7 +37,10 @@ PATCH_DIR=$OUT "$TOP/scripts/export-patches.sh" > "$S/export.log" 2>&1 ||
 if ! git -C "$T" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 	log "making a git tree of the pristine source in $T"
 	rm -rf "$T"
-	cp -a "$PRISTINE" "$T"
+	mkdir -p "$T"
+	# The tree's contents: $PRISTINE is a symbolic link to the user's KSRC=,
+	# which must not become this git tree.
+	cp -a "$PRISTINE/." "$T/"
 	git -C "$T" init -q
 	git -C "$T" config core.looseCompression 1
 	git -C "$T" config user.name "rust-sched-cfs check-series"
