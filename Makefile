@@ -60,7 +60,7 @@ test-all: test test-arm64 ## make test and make test-arm64
 stress: ## the test kernel under 10 min of hotplug, partitions, switching, churn, faults, selftests
 	@$(S)/run.sh stress
 
-latency: ## scheduling latency of the cgroup workload, C against Rust in paired rounds (about 20 min)
+latency: ## scheduling latency of the cgroup workload, C against Rust in paired rounds (30-50 min)
 	@$(S)/run.sh latency
 
 boot: ## boot the last FLAVOUR= build again (default test) and check it; BOOT_ARGS= adds parameters
