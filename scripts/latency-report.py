@@ -147,6 +147,8 @@ def main():
           f"{'95 % interval':>17} {'a>b':>4} {'a<b':>4} {'sign p':>7}")
     for kind, a_side, b_side, n, label in (("pair", "rust", "c", want_pairs, "Rust/C"),
                                            ("cc", "c2", "c", want_cc, "C/C")):
+        if n == 0:
+            continue
         for metric in METRICS:
             a = series(kind, a_side, metric, n)
             b = series(kind, b_side, metric, n)
