@@ -621,7 +621,7 @@ if [ ${#problems[@]} -gt 0 ]; then
 		grep -E '\([^ ]+:[0-9]+( [^ ]+:[0-9]+)*\)$' "$out/splat-decoded.txt" | head -n 12 | sed 's/^/  /'
 	fi
 	seed=$(sed -n 's/.*replay with \(sched_rust_parity_seed=[0-9]*\).*/\1/p' "$con" | head -n1)
-	args=$(sed "s/^console=$console panic=-1 sched_verbose *//; s/ *rcupdate.rcu_cpu_stall_timeout=[0-9]*//; s/ *watchdog_thresh=165//; s/ *workqueue.watchdog_thresh=420//; s/ *sysctl.kernel.hung_task_timeout_secs=420//" <<< "$cmdline")
+	args=$(sed "s/^console=$console panic=-1 sched_verbose *//; s/ *rcupdate.rcu_cpu_stall_timeout=300//; s/ *watchdog_thresh=165//; s/ *workqueue.watchdog_thresh=420//; s/ *sysctl.kernel.hung_task_timeout_secs=420//" <<< "$cmdline")
 	echo "reproduce:"
 	echo "  the same kernel, the same guest:  make boot FLAVOUR=$flavour${args:+ BOOT_ARGS=\"$args\"}${seed:+ (and $seed for the same parity cases)}"
 	echo "  the checks alone on this console:  BOOT_CONSOLE=${BOOT_CONSOLE:-$con} BOOT_RC=$rc scripts/boot.sh $flavour${args:+ $args}"

@@ -6,7 +6,8 @@ rsc.mode=latency).
 Usage: latency-report.py <console.log> <pairs> <cc_pairs>
 
 Every round printed "RSC: lat <pair|cc> <i> <rust|c|c2> low_ms X other_ms Y
-over1s A over5s B open N tasks T clocks K start S end E": the largest wait
+over1s A over5s B open N open_unknown U tasks T clocks K spawn P start S end E":
+the largest wait
 of a task of the lowest-weight leaf (low_ms) and of the other tasks
 (other_ms), in milliseconds. For each metric, the pairs give paired ratios
 Rust / C; their geometric mean with a 95 % t-interval on the log ratios and
@@ -108,6 +109,7 @@ def main():
         except (KeyError, ValueError):
             problems.append(f"unreadable round line: {line}")
             continue
+        r["open_unknown"] = float(kv.get("open_unknown", 0))
         rounds[(kind, idx, side)] = r
         order.append((kind, idx, side))
 
@@ -170,7 +172,9 @@ def main():
         print(f"{side:<5} rounds {len(rs)}: largest wait {max(r['other_ms'] for r in rs) / 1000:.1f} s "
               f"(other tasks), {max(r['low_ms'] for r in rs) / 1000:.1f} s (lowest-weight leaf); "
               f"task-rounds waiting over 1 s: {int(sum(r['over1s'] for r in rs))}, "
-              f"over 5 s: {int(sum(r['over5s'] for r in rs))}")
+              f"over 5 s: {int(sum(r['over5s'] for r in rs))}; open waits read "
+              f"{int(sum(r['open'] for r in rs))}, unknown (migrated while waiting) "
+              f"{int(sum(r['open_unknown'] for r in rs))}")
     for line in re.findall(r"RSC: lat_evidence .*", text):
         print("  " + line[len("RSC: "):])
 
