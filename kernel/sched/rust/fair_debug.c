@@ -46,7 +46,12 @@ static inline int vruntime_eligible_debug(struct cfs_rq *cfs_rq, u64 vruntime)
 	return ret;
 }
 
-static inline struct sched_entity *pick_eevdf_debug(struct cfs_rq *cfs_rq, bool protect)
+/*
+ * Out of line, as fair.c's pick_eevdf() was before the pick had a Rust
+ * side: make bench's per-call plugin counts each pick from its call, and
+ * both sides run behind the same one.
+ */
+static noinline struct sched_entity *pick_eevdf_debug(struct cfs_rq *cfs_rq, bool protect)
 {
 	bool rust = sched_rust_pick_on();
 	struct sched_entity *se;

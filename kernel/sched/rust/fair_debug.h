@@ -16,7 +16,7 @@ void init_tg_cfs_entry_c(struct task_group *tg, struct cfs_rq *cfs_rq,
 
 /* Each piece's entry points through the switch (rust/fair_debug.c). */
 static inline int vruntime_eligible_debug(struct cfs_rq *cfs_rq, u64 vruntime);
-static inline struct sched_entity *pick_eevdf_debug(struct cfs_rq *cfs_rq, bool protect);
+static noinline struct sched_entity *pick_eevdf_debug(struct cfs_rq *cfs_rq, bool protect);
 #ifdef CONFIG_FAIR_GROUP_SCHED
 static void free_fair_sched_group_debug(struct task_group *tg);
 static int alloc_fair_sched_group_debug(struct task_group *tg, struct task_group *parent);
