@@ -31,7 +31,7 @@ hot_entries="sched_rust_vruntime_eligible sched_rust_pick_eevdf
 	sched_rust_fraction_mm_sched sched_rust_update_avg_scale"
 # Functions of fair.c on the paths that call them in 7.3 (most are inlined
 # into their callers; those that remain symbols are checked).
-hot_funcs="entity_eligible vruntime_eligible pick_eevdf pick_next_entity
+hot_funcs="entity_eligible vruntime_eligible pick_eevdf pick_eevdf_debug pick_next_entity
 	pick_task_fair pick_next_task_fair __pick_next_task_fair
 	enqueue_task_fair dequeue_task_fair enqueue_entity dequeue_entity
 	dequeue_entities account_entity_enqueue account_entity_dequeue
