@@ -27,7 +27,8 @@ static __always_inline bool sched_rust_llc_on(void)
 /*
  * Route statistics or the shadow check are on. Out of line even when the
  * shadow check is on by default: the benchmarks switch it off and measure
- * the hot path as a kernel without it lays it out.
+ * the hot path as a kernel without it lays it out. The LLC checks are
+ * behind it too.
  */
 static __always_inline bool sched_rust_pick_debug(void)
 {
@@ -99,7 +100,8 @@ static void init_tg_cfs_entry_debug(struct task_group *tg, struct cfs_rq *cfs_rq
 #ifdef CONFIG_SCHED_CACHE
 static inline void pref_llc_running_debug(struct rq *rq, struct task_struct *p, bool inc)
 {
-	llc_shadow_counts(rq, p, SCHED_RUST_LLC_PREF, inc, sched_rust_llc_on());
+	if (sched_rust_pick_debug())
+		llc_shadow_counts(rq, p, SCHED_RUST_LLC_PREF, inc, sched_rust_llc_on());
 	if (sched_rust_llc_on())
 		sched_rust_pref_llc_running(rq, p, inc);
 	else if (inc)
@@ -113,7 +115,8 @@ static inline void account_llc_enqueue_debug(struct rq *rq, struct task_struct *
 	bool rust = sched_rust_llc_on();
 
 	sched_rust_test_call(SCHED_RUST_LLC, rust);
-	llc_shadow_counts(rq, p, SCHED_RUST_LLC_ENQUEUE, true, rust);
+	if (sched_rust_pick_debug())
+		llc_shadow_counts(rq, p, SCHED_RUST_LLC_ENQUEUE, true, rust);
 	if (rust)
 		sched_rust_account_llc_enqueue(rq, p);
 	else
@@ -122,17 +125,20 @@ static inline void account_llc_enqueue_debug(struct rq *rq, struct task_struct *
 
 static inline void account_llc_dequeue_debug(struct rq *rq, struct task_struct *p)
 {
-	llc_shadow_counts(rq, p, SCHED_RUST_LLC_DEQUEUE, false, sched_rust_llc_on());
+	if (sched_rust_pick_debug())
+		llc_shadow_counts(rq, p, SCHED_RUST_LLC_DEQUEUE, false, sched_rust_llc_on());
 	if (sched_rust_llc_on())
 		sched_rust_account_llc_dequeue(rq, p);
 	else
 		account_llc_dequeue_c(rq, p);
-	account_llc_check(rq, p);
+	if (sched_rust_pick_debug())
+		account_llc_check(rq, p);
 }
 
 static inline void __update_mm_sched_debug(struct rq *rq, struct sched_cache_time *pcpu_sched)
 {
-	llc_shadow_epoch(rq, pcpu_sched, sched_rust_llc_on());
+	if (sched_rust_pick_debug())
+		llc_shadow_epoch(rq, pcpu_sched, sched_rust_llc_on());
 	if (sched_rust_llc_on())
 		sched_rust_update_mm_sched(rq, pcpu_sched, jiffies, READ_ONCE(llc_epoch_period));
 	else
@@ -141,7 +147,7 @@ static inline void __update_mm_sched_debug(struct rq *rq, struct sched_cache_tim
 
 static unsigned long fraction_mm_sched_debug(struct rq *rq, struct sched_cache_time *pcpu_sched)
 {
-	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW) && READ_ONCE(sched_rust_pick_shadow_on)) {
+	if (sched_rust_pick_debug() && READ_ONCE(sched_rust_pick_shadow_on)) {
 		guard(raw_spinlock_irqsave)(&rq->cpu_epoch_lock);
 
 		llc_shadow_epoch(rq, pcpu_sched, sched_rust_llc_on());
@@ -157,7 +163,8 @@ static unsigned long fraction_mm_sched_debug(struct rq *rq, struct sched_cache_t
 
 static inline void update_avg_scale_debug(u64 *avg, u64 sample)
 {
-	llc_shadow_avg(avg, sample, sched_rust_llc_on());
+	if (sched_rust_pick_debug())
+		llc_shadow_avg(avg, sample, sched_rust_llc_on());
 	if (sched_rust_llc_on())
 		sched_rust_update_avg_scale(avg, sample,
 					    per_cpu(sd_llc_size, raw_smp_processor_id()));
