@@ -68,11 +68,16 @@ cmdline="console=$console panic=-1 sched_verbose $*"
 # measured it on both sides in one boot with the 21 s timeout: tasks of the
 # cgroup workload waited up to 40-49 s on C as on Rust, and RCU stalls were
 # reported in rounds of either side. A task never scheduled again is still
-# reported, within the boot timeout.
-case "$ACCEL,$cmdline" in
-tcg*rcu_cpu_stall_timeout=*) ;;
-tcg*)	cmdline="$cmdline rcupdate.rcu_cpu_stall_timeout=300 watchdog_thresh=165"
-	cmdline="$cmdline workqueue.watchdog_thresh=420 sysctl.kernel.hung_task_timeout_secs=420" ;;
+# reported, within the boot timeout. Each applies unless the parameters
+# given set it (make latency keeps RCU's default).
+case $ACCEL in
+tcg*)	for p in rcupdate.rcu_cpu_stall_timeout=300 watchdog_thresh=165 \
+		workqueue.watchdog_thresh=420 sysctl.kernel.hung_task_timeout_secs=420; do
+		case " $cmdline " in
+		*" ${p%%=*}="*) ;;
+		*) cmdline="$cmdline $p" ;;
+		esac
+	done ;;
 esac
 # rsc.mode= of the guest (tests/boot/init): the test assertions apply to
 # the "test" workload only (bench.sh boots with rsc.mode=bench/icount).

@@ -8,8 +8,8 @@
 # (20), one round per side in a random order, then LATENCY_CC_PAIRS pairs
 # (6) with C on both sides, for the noise; LATENCY_ROUND_SECONDS (10) per
 # round; schedstats on, the shadow check off. RCU's stall timeout is the
-# kernel's default, 21 s, on both sides (the other hang detectors keep
-# boot.sh's emulation timeouts): a stall is data here, counted per side,
+# kernel's default, 21 s, on both sides (boot.sh keeps its emulation
+# timeouts for the other hang detectors): a stall is data here, counted per side,
 # not a boot failure. scripts/latency-report.py prints the paired
 # comparison and fails (1) when Rust is significantly worse.
 # Output: $CACHE/boot-latency/ (console.log, latency.txt).
@@ -29,9 +29,7 @@ export BOOT_NAME=latency
 export BOOT_TIMEOUT=${BOOT_TIMEOUT:-$(( (2 * pairs + 2 * cc) * (secs + 60) + 600 ))}
 rc=0
 "$TOP/scripts/boot.sh" test rsc.mode=latency rsc.pairs="$pairs" rsc.cc_pairs="$cc" \
-	rsc.round_seconds="$secs" kunit.enable=0 rcupdate.rcu_cpu_stall_timeout=21 \
-	watchdog_thresh=165 workqueue.watchdog_thresh=420 sysctl.kernel.hung_task_timeout_secs=420 ||
-	rc=$?
+	rsc.round_seconds="$secs" kunit.enable=0 rcupdate.rcu_cpu_stall_timeout=21 || rc=$?
 # The boot's own checks (QEMU, the end of the workload, splats other than
 # RCU stalls, guest failures) decide first; then the comparison.
 [ $rc = 0 ] || exit $rc
