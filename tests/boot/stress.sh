@@ -253,7 +253,10 @@ st_selftests() {	# st_selftests <impl>
 		rc=$(cat /tmp/ksft.rc)
 		# The runner exits 0 on a skip: kselftest's skip status is 4.
 		grep -qE '^ok [0-9]+ selftests:.*# SKIP' /tmp/suite.out && rc=4
-		say "stress_suite $impl $name rc $rc ok $(grep -cE '^# ok ' /tmp/suite.out) not_ok $(grep -cE '^# not ok ' /tmp/suite.out) plan $(sed -n 's/^# 1\.\.\([0-9]*\)$/\1/p' /tmp/suite.out | head -n1)"
+		# with_stress.sh (test_stress) runs test_core again until 5 s
+		# have passed: one plan per run ("runs"), the cases of all of them:
+		# "plan" is the sum of the plans, empty when none was printed.
+		say "stress_suite $impl $name rc $rc ok $(grep -cE '^# ok ' /tmp/suite.out) not_ok $(grep -cE '^# not ok ' /tmp/suite.out) runs $(grep -cE '^# 1\.\.[0-9]+$' /tmp/suite.out) plan $(sed -n 's/^# 1\.\.\([0-9]*\)$/\1/p' /tmp/suite.out | awk '{ s += $1 } END { if (NR) print s }')"
 		say "kselftest $impl $(grep -E '^(not )?ok [0-9]+ selftests:' /tmp/suite.out)"
 		# The failed cases: TAP's "not ok", test_cpuset_prs.sh's "Test ... failed".
 		grep -E '^# not ok |^# Test .* failed' /tmp/suite.out |
