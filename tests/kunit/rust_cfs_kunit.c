@@ -374,8 +374,9 @@ static unsigned long pick_stats_sum(int impl)
  * on its own: with a piece's key set to one side, a call through fair.c's
  * dispatch (pick_eevdf(), alloc_fair_sched_group(), account_llc_enqueue())
  * is counted under that side only (sched_rust_test_calls[], counted for
- * KUnit threads), and the pick also under the route statistics. A dispatch
- * that reads the wrong key, or inverts it, fails here.
+ * KUnit threads; the LLC functions count on their checked path, which the
+ * route statistics' debug key selects), and the pick also under the route
+ * statistics. A dispatch that reads the wrong key, or inverts it, fails here.
  */
 static long test_calls(enum sched_rust_piece piece, int rust)
 {

@@ -98,11 +98,18 @@ static void init_tg_cfs_entry_debug(struct task_group *tg, struct cfs_rq *cfs_rq
 #endif /* CONFIG_FAIR_GROUP_SCHED */
 
 #ifdef CONFIG_SCHED_CACHE
-static inline void pref_llc_running_debug(struct rq *rq, struct task_struct *p, bool inc)
+/*
+ * The LLC functions run on every enqueue and dequeue: with the debug key off
+ * (the benchmarks), each one's dispatch is the two-way switch alone, as laid
+ * out as the pick's; the checks (the shadow recomputation, the counters'
+ * check, the KUnit dispatch counter) run in an out-of-line copy of the
+ * dispatch that only the debug key reaches. Each side's path costs the same
+ * patched-out jumps.
+ */
+static __always_inline void pref_llc_running_switch(struct rq *rq, struct task_struct *p,
+						    bool inc, bool rust)
 {
-	if (sched_rust_pick_debug())
-		llc_shadow_counts(rq, p, SCHED_RUST_LLC_PREF, inc, sched_rust_llc_on());
-	if (sched_rust_llc_on())
+	if (rust)
 		sched_rust_pref_llc_running(rq, p, inc);
 	else if (inc)
 		pref_llc_running_inc_c(rq, p);
@@ -110,49 +117,106 @@ static inline void pref_llc_running_debug(struct rq *rq, struct task_struct *p, 
 		pref_llc_running_dec_c(rq, p);
 }
 
-static inline void account_llc_enqueue_debug(struct rq *rq, struct task_struct *p)
+static noinline void pref_llc_running_checked(struct rq *rq, struct task_struct *p, bool inc)
 {
 	bool rust = sched_rust_llc_on();
 
-	sched_rust_test_call(SCHED_RUST_LLC, rust);
+	llc_shadow_counts(rq, p, SCHED_RUST_LLC_PREF, inc, rust);
+	pref_llc_running_switch(rq, p, inc, rust);
+}
+
+static inline void pref_llc_running_debug(struct rq *rq, struct task_struct *p, bool inc)
+{
 	if (sched_rust_pick_debug())
-		llc_shadow_counts(rq, p, SCHED_RUST_LLC_ENQUEUE, true, rust);
+		pref_llc_running_checked(rq, p, inc);
+	else
+		pref_llc_running_switch(rq, p, inc, sched_rust_llc_on());
+}
+
+static __always_inline void account_llc_enqueue_switch(struct rq *rq, struct task_struct *p,
+						       bool rust)
+{
 	if (rust)
 		sched_rust_account_llc_enqueue(rq, p);
 	else
 		account_llc_enqueue_c(rq, p);
 }
 
-static inline void account_llc_dequeue_debug(struct rq *rq, struct task_struct *p)
+static noinline void account_llc_enqueue_checked(struct rq *rq, struct task_struct *p)
+{
+	bool rust = sched_rust_llc_on();
+
+	sched_rust_test_call(SCHED_RUST_LLC, rust);
+	llc_shadow_counts(rq, p, SCHED_RUST_LLC_ENQUEUE, true, rust);
+	account_llc_enqueue_switch(rq, p, rust);
+}
+
+static inline void account_llc_enqueue_debug(struct rq *rq, struct task_struct *p)
 {
 	if (sched_rust_pick_debug())
-		llc_shadow_counts(rq, p, SCHED_RUST_LLC_DEQUEUE, false, sched_rust_llc_on());
-	if (sched_rust_llc_on())
+		account_llc_enqueue_checked(rq, p);
+	else
+		account_llc_enqueue_switch(rq, p, sched_rust_llc_on());
+}
+
+static __always_inline void account_llc_dequeue_switch(struct rq *rq, struct task_struct *p,
+						       bool rust)
+{
+	if (rust)
 		sched_rust_account_llc_dequeue(rq, p);
 	else
 		account_llc_dequeue_c(rq, p);
-	if (sched_rust_pick_debug())
-		account_llc_check(rq, p);
 }
 
-static inline void __update_mm_sched_debug(struct rq *rq, struct sched_cache_time *pcpu_sched)
+static noinline void account_llc_dequeue_checked(struct rq *rq, struct task_struct *p)
+{
+	bool rust = sched_rust_llc_on();
+
+	llc_shadow_counts(rq, p, SCHED_RUST_LLC_DEQUEUE, false, rust);
+	account_llc_dequeue_switch(rq, p, rust);
+	account_llc_check(rq, p);
+}
+
+static inline void account_llc_dequeue_debug(struct rq *rq, struct task_struct *p)
 {
 	if (sched_rust_pick_debug())
-		llc_shadow_epoch(rq, pcpu_sched, sched_rust_llc_on());
-	if (sched_rust_llc_on())
+		account_llc_dequeue_checked(rq, p);
+	else
+		account_llc_dequeue_switch(rq, p, sched_rust_llc_on());
+}
+
+static __always_inline void __update_mm_sched_switch(struct rq *rq,
+						     struct sched_cache_time *pcpu_sched,
+						     bool rust)
+{
+	if (rust)
 		sched_rust_update_mm_sched(rq, pcpu_sched, jiffies, READ_ONCE(llc_epoch_period));
 	else
 		__update_mm_sched_c(rq, pcpu_sched);
 }
 
-static unsigned long fraction_mm_sched_debug(struct rq *rq, struct sched_cache_time *pcpu_sched)
+static noinline void __update_mm_sched_checked(struct rq *rq, struct sched_cache_time *pcpu_sched)
 {
-	if (sched_rust_pick_debug() && READ_ONCE(sched_rust_pick_shadow_on)) {
-		guard(raw_spinlock_irqsave)(&rq->cpu_epoch_lock);
+	bool rust = sched_rust_llc_on();
 
-		llc_shadow_epoch(rq, pcpu_sched, sched_rust_llc_on());
-	}
-	if (sched_rust_llc_on()) {
+	llc_shadow_epoch(rq, pcpu_sched, rust);
+	__update_mm_sched_switch(rq, pcpu_sched, rust);
+}
+
+static inline void __update_mm_sched_debug(struct rq *rq, struct sched_cache_time *pcpu_sched)
+{
+	if (sched_rust_pick_debug())
+		__update_mm_sched_checked(rq, pcpu_sched);
+	else
+		__update_mm_sched_switch(rq, pcpu_sched, sched_rust_llc_on());
+}
+
+/* fraction_mm_sched_c() takes rq->cpu_epoch_lock itself, as stock C does. */
+static __always_inline unsigned long fraction_mm_sched_switch(struct rq *rq,
+							      struct sched_cache_time *pcpu_sched,
+							      bool rust)
+{
+	if (rust) {
 		guard(raw_spinlock_irqsave)(&rq->cpu_epoch_lock);
 
 		return sched_rust_fraction_mm_sched(rq, pcpu_sched, jiffies,
@@ -161,14 +225,48 @@ static unsigned long fraction_mm_sched_debug(struct rq *rq, struct sched_cache_t
 	return fraction_mm_sched_c(rq, pcpu_sched);
 }
 
-static inline void update_avg_scale_debug(u64 *avg, u64 sample)
+static noinline unsigned long fraction_mm_sched_checked(struct rq *rq,
+							struct sched_cache_time *pcpu_sched)
+{
+	bool rust = sched_rust_llc_on();
+
+	if (READ_ONCE(sched_rust_pick_shadow_on)) {
+		guard(raw_spinlock_irqsave)(&rq->cpu_epoch_lock);
+
+		llc_shadow_epoch(rq, pcpu_sched, rust);
+	}
+	return fraction_mm_sched_switch(rq, pcpu_sched, rust);
+}
+
+static unsigned long fraction_mm_sched_debug(struct rq *rq, struct sched_cache_time *pcpu_sched)
 {
 	if (sched_rust_pick_debug())
-		llc_shadow_avg(avg, sample, sched_rust_llc_on());
-	if (sched_rust_llc_on())
+		return fraction_mm_sched_checked(rq, pcpu_sched);
+	return fraction_mm_sched_switch(rq, pcpu_sched, sched_rust_llc_on());
+}
+
+static __always_inline void update_avg_scale_switch(u64 *avg, u64 sample, bool rust)
+{
+	if (rust)
 		sched_rust_update_avg_scale(avg, sample,
 					    per_cpu(sd_llc_size, raw_smp_processor_id()));
 	else
 		update_avg_scale_c(avg, sample);
+}
+
+static noinline void update_avg_scale_checked(u64 *avg, u64 sample)
+{
+	bool rust = sched_rust_llc_on();
+
+	llc_shadow_avg(avg, sample, rust);
+	update_avg_scale_switch(avg, sample, rust);
+}
+
+static inline void update_avg_scale_debug(u64 *avg, u64 sample)
+{
+	if (sched_rust_pick_debug())
+		update_avg_scale_checked(avg, sample);
+	else
+		update_avg_scale_switch(avg, sample, sched_rust_llc_on());
 }
 #endif /* CONFIG_SCHED_CACHE */

@@ -111,7 +111,9 @@ extern atomic_long_t sched_rust_llc_shadow_skipped;
  * Dispatches per piece and implementation ([piece][0: C, 1: Rust]) made by a
  * KUnit test thread: the switch test flips each piece's key and checks that
  * only the selected implementation's count grows. Outside a test this is a
- * patched-out jump (kunit_running), the same on both sides of a dispatch.
+ * patched-out jump (kunit_running), the same on both sides of a dispatch;
+ * the LLC functions count only with the debug key on (their checked path),
+ * as the switch test sets it.
  */
 extern atomic_long_t sched_rust_test_calls[3][2];
 
