@@ -132,7 +132,7 @@ fi
 if [ "${PERCALL:-1}" != 0 ]; then
 	dis=$B/vmlinux.dis
 	[ "$dis" -nt "$B/vmlinux" ] || llvm-objdump$LLVM_SUFFIX -d --no-show-raw-insn "$B/vmlinux" > "$dis"
-	pieces="pick:pick_eevdf_debug llc_enqueue:account_llc_enqueue llc_dequeue:account_llc_dequeue
+	pieces="pick:pick_eevdf_debug llc_enqueue:account_llc_enqueue_debug llc_dequeue:account_llc_dequeue_debug
 		occupancy:fraction_mm_sched cache_work:task_cache_work tg_alloc:alloc_fair_sched_group
 		tg_free:free_fair_sched_group"
 	i=0

@@ -374,8 +374,7 @@ fi
 # The stress phase (tests/boot/stress.sh): in the stress mode, and in the
 # test mode of a kernel built for it. Everything it claims to have done
 # must have happened, every tool must have exited 0, and every kernel
-# selftest must pass on both sides (test_cpuset_prs after the stress phase
-# excepted while it fails the same way on both: open).
+# selftest must pass on both sides.
 stress_report=()
 if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJECTION; }; then
 	check "stress phase: every operation, tool and selftest"
@@ -441,13 +440,7 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 			problems+=("stress: selftest $t failed (rc $rrc) without a single case or failure line: it did not run")
 			continue
 		fi
-		if [ "$t" = test_cpuset_prs ] && [ "$rrc" = "$crc" ] &&
-			[ "$(sget "stress_suite_case rust $t" | sort)" = "$(sget "stress_suite_case c $t" | sort)" ]; then
-			# Open (issue 27): it passes in a clean 8-CPU guest on both
-			# sides and fails after the stress phase on both; reported,
-			# not explained. Every other suite must pass.
-			stress_report+=("  $t fails the same way on C and on Rust (rc $rrc) after the stress phase: not explained yet")
-		elif [ "$rrc" = "$crc" ]; then
+		if [ "$rrc" = "$crc" ]; then
 			problems+=("stress: selftest $t fails on Rust and on C (rc $rrc): the guest must let it pass")
 		else
 			problems+=("stress: selftest $t fails on Rust (rc $rrc) and not the same way on C (rc $crc)")

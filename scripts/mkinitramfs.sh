@@ -58,6 +58,12 @@ done
 rm -f "$d/sel.err"
 cp "$sel/cgroup/test_stress.sh" "$sel/cgroup/with_stress.sh" "$sel/cgroup/test_cpuset_prs.sh" "$ks/cgroup/"
 cp "$sel/cpu-hotplug/cpu-on-off-test.sh" "$ks/cpu-hotplug/"
+# Fixes to the selftests themselves, in the form they would be sent
+# upstream (tests/boot/selftests/*.patch, each saying why).
+for p in "$TOP"/tests/boot/selftests/*.patch; do
+	patch -d "$ks" -p4 --forward --no-backup-if-mismatch -s -r - < "$p" ||
+		die "cannot apply $p to the kernel's selftests"
+done
 printf '%s\n' cgroup:test_cpu cgroup:test_core cgroup:test_stress.sh cgroup:test_cpuset_prs.sh \
 	cpu-hotplug:cpu-on-off-test.sh > "$ks/kselftest-list.txt"
 

@@ -104,7 +104,10 @@ static void init_tg_cfs_entry_debug(struct task_group *tg, struct cfs_rq *cfs_rq
  * out as the pick's; the checks (the shadow recomputation, the counters'
  * check, the KUnit dispatch counter) run in an out-of-line copy of the
  * dispatch that only the debug key reaches. Each side's path costs the same
- * patched-out jumps.
+ * patched-out jumps. The enqueue and dequeue dispatches are out of line, as
+ * pick_eevdf_debug() is: once their checks left them they were inlined into
+ * most callers, and make bench's per-call plugin counts a piece from its
+ * call.
  */
 static __always_inline void pref_llc_running_switch(struct rq *rq, struct task_struct *p,
 						    bool inc, bool rust)
@@ -151,7 +154,7 @@ static noinline void account_llc_enqueue_checked(struct rq *rq, struct task_stru
 	account_llc_enqueue_switch(rq, p, rust);
 }
 
-static inline void account_llc_enqueue_debug(struct rq *rq, struct task_struct *p)
+static noinline void account_llc_enqueue_debug(struct rq *rq, struct task_struct *p)
 {
 	if (sched_rust_pick_debug())
 		account_llc_enqueue_checked(rq, p);
@@ -177,7 +180,7 @@ static noinline void account_llc_dequeue_checked(struct rq *rq, struct task_stru
 	account_llc_check(rq, p);
 }
 
-static inline void account_llc_dequeue_debug(struct rq *rq, struct task_struct *p)
+static noinline void account_llc_dequeue_debug(struct rq *rq, struct task_struct *p)
 {
 	if (sched_rust_pick_debug())
 		account_llc_dequeue_checked(rq, p);

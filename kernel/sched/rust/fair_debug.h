@@ -26,8 +26,8 @@ static void init_tg_cfs_entry_debug(struct task_group *tg, struct cfs_rq *cfs_rq
 #endif
 #ifdef CONFIG_SCHED_CACHE
 static inline void pref_llc_running_debug(struct rq *rq, struct task_struct *p, bool inc);
-static inline void account_llc_enqueue_debug(struct rq *rq, struct task_struct *p);
-static inline void account_llc_dequeue_debug(struct rq *rq, struct task_struct *p);
+static noinline void account_llc_enqueue_debug(struct rq *rq, struct task_struct *p);
+static noinline void account_llc_dequeue_debug(struct rq *rq, struct task_struct *p);
 static inline void __update_mm_sched_debug(struct rq *rq, struct sched_cache_time *pcpu_sched);
 static unsigned long fraction_mm_sched_debug(struct rq *rq, struct sched_cache_time *pcpu_sched);
 static inline void update_avg_scale_debug(u64 *avg, u64 sample);
