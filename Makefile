@@ -30,7 +30,7 @@ export V
 FLAVOUR ?= test
 BOOT_ARGS ?=
 
-.PHONY: all help main test test-kasan test-arm64 test-all stress latency boot shell bench bench-arm64 \
+.PHONY: all help main test test-kasan test-arm64 test-all stress latency weights boot shell bench bench-arm64 \
 	bench-readme bench-readme-arm64 kunit kunit-uml setup fetch overlay patches check-series \
 	lint check-off check-inline check-rust-min check-unsound check-harness clean
 
@@ -62,6 +62,9 @@ stress: ## the test kernel under 10 min of hotplug, partitions, switching, churn
 
 latency: ## scheduling latency of the cgroup workload, C against Rust in paired rounds (30-50 min)
 	@$(S)/run.sh latency
+
+weights: ## CPU shares of test_cpu's nested groups, C against Rust in paired rounds (5 min)
+	@$(S)/run.sh weights
 
 boot: ## boot the last FLAVOUR= build again (default test) and check it; BOOT_ARGS= adds parameters
 	@$(S)/boot.sh $(FLAVOUR) $(BOOT_ARGS)

@@ -470,6 +470,40 @@ done < <(sed -n 's/^RSC: \(cgsel_exit\|stress_suite\) /\1 /p' "$con" | awk '{
 	}
 	delete v
 }')
+# rsc.mode=weights (test_cpu's nested weight test, measured): every round
+# reported four usages, as many rounds as pairs x sides; the summary is the
+# share l0 / (l1 + l2) per side (1 is fair) and the paired differences.
+if [ "$mode" = weights ]; then
+	check "weights: every round measured"
+	set -- $(sed -n 's/^RSC: weights pairs \([0-9]*\) sides \(.*\) round_seconds.*/\1 \2/p' "$con")
+	if [ $# -lt 2 ]; then
+		problems+=("weights: no 'RSC: weights pairs' line: the experiment did not start")
+	else
+		want=$(( $1 * ($# - 1) ))
+		got=$(grep -cE '^RSC: weights [a-z0-9:_]+ [0-9]+ usage [0-9]+ [0-9]+ [0-9]+ [0-9]+$' "$con")
+		[ "$got" = "$want" ] || problems+=("weights: $got rounds measured of $want")
+		weights_report=$(grep -E '^RSC: weights [a-z0-9:_]+ [0-9]+ usage ' "$con" | awk '
+			{ r = $6 / ($7 + $8); side = $3; pair = $4; v[side, pair] = r; sides[side] = 1
+			  n[side]++; s[side] += r; ss[side] += r * r
+			  if (!(side in lo) || r < lo[side]) lo[side] = r
+			  if (!(side in hi) || r > hi[side]) hi[side] = r
+			  pass[side] += (r >= 0.7391 && r <= 1.3529) }
+			END {
+				for (x in sides) {
+					m = s[x] / n[x]; sd = sqrt((ss[x] - n[x] * m * m) / (n[x] > 1 ? n[x] - 1 : 1))
+					printf "%s: %d rounds, l0/(l1+l2) mean %.3f sd %.3f min %.3f max %.3f, within test_cpu'"'"'s 15 %%: %d\n", x, n[x], m, sd, lo[x], hi[x], pass[x]
+				}
+				if (("c", 0) in v && ("rust", 0) in v) {
+					for (k in v) { split(k, a, SUBSEP); if (a[1] == "rust" && ("c", a[2]) in v) {
+						d = v[k] - v["c", a[2]]; np++; ds += d; dss += d * d; pos += (d > 0) } }
+					if (np > 1) {
+						md = ds / np; sdd = sqrt((dss - np * md * md) / (np - 1))
+						printf "paired rust - c: %d pairs, mean %+.3f, 95%% interval [%+.3f, %+.3f], rust higher in %d\n", np, md, md - 1.96 * sdd / sqrt(np), md + 1.96 * sdd / sqrt(np), pos
+					}
+				}
+			}')
+	fi
+fi
 check "workload report"
 rsc() { sed -n "s/^RSC: $1 //p" "$con" | head -n1; }
 # The report goes to report.txt beside the console, then to the terminal.
@@ -528,6 +562,7 @@ if grep -q '^RSC: cgsel ' "$con"; then
 fi
 sed -n 's/^RSC: run /             /p' "$con"
 [ -n "${cpumax_report:-}" ] && echo "             cpu.max 20%: $cpumax_report"
+[ -n "${weights_report:-}" ] && printf '%s\n' "$weights_report" | sed '1s/^/weights:     /; 2,$s/^/             /'
 # Route shares of the picks, per implementation (the state decides the route).
 sed -n 's/^RSC: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '
 	NF == 0 { next }

@@ -9,11 +9,12 @@
 #   run.sh stress  the test kernel under the long stress phase (8 CPUs)
 #   run.sh latency the test kernel's scheduling latency, C against Rust
 #                 (scripts/latency.sh)
+#   run.sh weights the CPU shares of test_cpu's nested groups, C against Rust
 # With ARCH=arm64, run.sh test is make test-arm64 (QEMU virt, 4 CPUs in two LLCs).
 
 . "$(dirname "$0")/common.sh"
 
-job=${1:?usage: run.sh main|test|test-kasan|stress|latency|build-main|build-size|check-inline}
+job=${1:?usage: run.sh main|test|test-kasan|stress|latency|weights|build-main|build-size|check-inline}
 S=$TOP/scripts
 
 versions() {
@@ -64,6 +65,15 @@ stress)
 latency)
 	stage "build test kernel" "$S/build.sh" test
 	stage "scheduling latency, C against Rust" "$S/latency.sh"
+	;;
+weights)
+	# test_cpu's nested weight test measured (tests/boot/init, weights):
+	# the share of CPU time of l0 against its sibling group, in paired
+	# rounds on C and on Rust.
+	stage "build test kernel" "$S/build.sh" test
+	export BOOT_NAME=weights
+	stage "CPU shares of nested groups, C against Rust" "$S/boot.sh" test \
+		rsc.mode=weights rsc.pairs="${WEIGHTS_PAIRS:-12}" kunit.enable=0
 	;;
 test-kasan)
 	stage "build test kernel with KASAN and kmemleak" "$S/build.sh" test-kasan
