@@ -47,6 +47,28 @@ commit() {
 		git -C "$R" commit -q -F -
 }
 
+# Part 0: an improvement of the C scheduler itself, for every kernel.
+commit "sched/fair: Compute the eligibility sums once per pick" \
+"vruntime_eligible() compares \\Sum (v_i - v0)*w_i with (v - v0)*\\Sum w_i,
+both sums with the current entity's term when it is on the runqueue: for
+every entity it tests it reloads sum_w_vruntime, sum_weight and
+zero_vruntime and scales and adds curr's weight and key. pick_eevdf()
+tests the next buddy, curr, the leftmost entity and then one or two
+entities per level of the tree, all against one state of the runqueue,
+under its lock: only v changes from one test to the next.
+
+Split the test into cfs_rq_eligibility(), which computes the terms that
+do not depend on v, and __vruntime_eligible(), which tests one v against
+them, and have pick_eevdf() compute the terms once per pick.
+vruntime_eligible() computes them for its one test, as before.
+
+No pick changes: the KUnit suite of this series runs this pick_eevdf()
+and the one before this patch on the same random states (and the
+eligibility test on their entities) and requires the same answers, and
+its boot-time shadow check compares them on every pick of a running
+kernel." \
+	patches/0000-sched-fair-eligibility-once.patch
+
 commit "rust: sync: Mark Atomic::from_ptr(), as_ptr() and Opaque::get() inline" \
 "Atomic::from_ptr() with load() or store() is the Rust form of READ_ONCE()
 and WRITE_ONCE() on a field of a C structure, and Opaque::get() is how a

@@ -208,17 +208,20 @@ static struct sched_entity *pick_rust_buddy(struct cfs_rq *cfs_rq, bool protect,
 }
 
 /*
- * The C pick with PICK_BUDDY off for this call only: the buddy branch is the
+ * The C pick (@stock: 7.3's, which computes the eligibility sums for every
+ * entity it tests; else the twin of fair.c's, which computes them once per
+ * pick) with PICK_BUDDY off for this call only: the buddy branch is the
  * only reader of cfs_rq->next in pick_eevdf(), so hiding the buddy is the
  * same as turning the feature off, without flipping its static key.
  */
-static struct sched_entity *pick_c_buddy(struct cfs_rq *cfs_rq, bool protect, bool buddy)
+static struct sched_entity *pick_c_buddy(struct cfs_rq *cfs_rq, bool protect, bool buddy,
+					 bool stock)
 {
 	struct sched_entity *next = cfs_rq->next, *se;
 
 	if (!buddy)
 		cfs_rq->next = NULL;
-	se = pick_eevdf_c(cfs_rq, protect);
+	se = stock ? pick_eevdf_stock(cfs_rq, protect) : pick_eevdf_c(cfs_rq, protect);
 	cfs_rq->next = next;
 	return se;
 }
@@ -321,7 +324,7 @@ static void rust_cfs_pick_branch_test(struct kunit *test)
 	struct eevdf_fixture *f = test->priv;
 	struct cfs_rq *cfs_rq = &f->rq->cfs;
 	struct sched_entity *curr = &f->se[PARITY_MAX_SE];
-	struct sched_entity *expect, *pc, *pr;
+	struct sched_entity *expect, *pc, *ps, *pr;
 	int i;
 
 	memset(f->rq, 0, sizeof(*f->rq));
@@ -352,8 +355,10 @@ static void rust_cfs_pick_branch_test(struct kunit *test)
 
 	expect = c->expect == -2 ? NULL : c->expect == -1 ? curr : &f->se[c->expect];
 	pc = pick_eevdf_c(cfs_rq, c->protect);
+	ps = pick_eevdf_stock(cfs_rq, c->protect);
 	pr = pick_rust_buddy(cfs_rq, c->protect, true);
 	KUNIT_EXPECT_EQ(test, pick_eevdf_route(cfs_rq, c->protect, true), c->route);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, ps, expect, "stock C");
 	KUNIT_EXPECT_PTR_EQ_MSG(test, pc, expect, "C");
 	KUNIT_EXPECT_PTR_EQ_MSG(test, pr, expect, "Rust");
 }
@@ -536,8 +541,8 @@ static void rust_cfs_boot_param_test(struct kunit *test)
 }
 
 /*
- * Random differential test: the C and the Rust pick, and the C and the Rust
- * eligibility test, on the same states.
+ * Random differential test: 7.3's stock C, fair.c's C and the Rust pick, and
+ * the three eligibility tests, on the same states.
  */
 static void rust_cfs_pick_random_test(struct kunit *test)
 {
@@ -558,21 +563,22 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 		struct eevdf_state st;
 		bool protect = rnd_below(f, 2);
 		bool pick_buddy = rnd_below(f, 4) != 0;
-		struct sched_entity *c, *r;
+		struct sched_entity *s, *c, *r;
 
 		eevdf_build(f, &st);
 		if (st.nr > 256)
 			big++;
 		/* Rust gets the effective value: the C body ANDs in the feature. */
-		c = pick_c_buddy(cfs_rq, protect, pick_buddy);
+		s = pick_c_buddy(cfs_rq, protect, pick_buddy, true);
+		c = pick_c_buddy(cfs_rq, protect, pick_buddy, false);
 		r = pick_rust_buddy(cfs_rq, protect, pick_buddy && sched_feat(PICK_BUDDY));
 		nonnull += !!c;
 		routes[pick_eevdf_route(cfs_rq, protect, pick_buddy && sched_feat(PICK_BUDDY))]++;
-		if (c != r) {
+		if (c != r || s != c) {
 			fails++;
 			KUNIT_FAIL(test,
-				   "state %u: C picked %ld, Rust %ld (nr %u protect %d buddy %d)",
-				   n, c ? (long)(c - f->se) : -1L,
+				   "state %u: stock C picked %ld, C %ld, Rust %ld (nr %u protect %d buddy %d)",
+				   n, s ? (long)(s - f->se) : -1L, c ? (long)(c - f->se) : -1L,
 				   r ? (long)(r - f->se) : -1L, st.nr, protect, pick_buddy);
 		}
 
@@ -584,6 +590,9 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 			KUNIT_EXPECT_EQ_MSG(test, vruntime_eligible_c(cfs_rq, v),
 					    eligible_rust(cfs_rq, v),
 					    "state %u entity %u", n, i);
+			KUNIT_EXPECT_EQ_MSG(test, vruntime_eligible_stock(cfs_rq, v),
+					    vruntime_eligible_c(cfs_rq, v),
+					    "stock C, state %u entity %u", n, i);
 		}
 	}
 	kunit_info(test, "%u states, %u with > 256 entities, %u non-NULL picks\n",

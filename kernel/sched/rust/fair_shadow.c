@@ -2,8 +2,9 @@
 /*
  * The shadow check of CONFIG_SCHED_RUST_CFS (CONFIG_SCHED_RUST_CFS_SHADOW):
  * on every eligibility test and pick, the implementation that was not
- * selected runs too, on the same state under the same runqueue lock, and a
- * different answer is counted and warned about once; every LLC dequeue
+ * selected runs too, with 7.3's stock C (rust/fair_debug.c), on the same
+ * state under the same runqueue lock, and a different answer from either is
+ * counted and warned about once; every LLC dequeue
  * recounts the tasks queued on its runqueue and checks the LLC counters.
  * Counts are in /sys/kernel/debug/sched/rust_cfs/{shadow,llc_check}.
  *
@@ -14,34 +15,36 @@
 static noinline void
 vruntime_eligible_shadow(struct cfs_rq *cfs_rq, u64 vruntime, bool rust, int ret)
 {
-	int other;
+	int other, stock;
 
 	if (!READ_ONCE(sched_rust_pick_shadow_on))
 		return;
 	other = rust ? vruntime_eligible_c(cfs_rq, vruntime) :
 		       sched_rust_vruntime_eligible(cfs_rq, vruntime);
+	stock = vruntime_eligible_stock(cfs_rq, vruntime);
 	atomic_long_inc(&sched_rust_shadow_checks);
-	if (unlikely(!other != !ret)) {
+	if (unlikely(!other != !ret || !stock != !ret)) {
 		atomic_long_inc(&sched_rust_shadow_divergences);
-		WARN_ONCE(1, "sched_rust_cfs: eligibility of %llu: %s says %d, %s says %d\n",
-			  vruntime, rust ? "Rust" : "C", ret, rust ? "C" : "Rust", other);
+		WARN_ONCE(1, "sched_rust_cfs: eligibility of %llu: %s says %d, %s says %d, stock C %d\n",
+			  vruntime, rust ? "Rust" : "C", ret, rust ? "C" : "Rust", other, stock);
 	}
 }
 
 static noinline void
 pick_eevdf_shadow(struct cfs_rq *cfs_rq, bool protect, bool rust, struct sched_entity *se)
 {
-	struct sched_entity *other;
+	struct sched_entity *other, *stock;
 
 	if (!READ_ONCE(sched_rust_pick_shadow_on))
 		return;
 	other = rust ? pick_eevdf_c(cfs_rq, protect) :
 		       sched_rust_pick_eevdf(cfs_rq, protect, sched_feat(PICK_BUDDY));
+	stock = pick_eevdf_stock(cfs_rq, protect);
 	atomic_long_inc(&sched_rust_shadow_checks);
-	if (unlikely(other != se)) {
+	if (unlikely(other != se || stock != se)) {
 		atomic_long_inc(&sched_rust_shadow_divergences);
-		WARN_ONCE(1, "sched_rust_cfs: pick_eevdf(protect=%d): %s picked %p, %s %p\n",
-			  protect, rust ? "Rust" : "C", se, rust ? "C" : "Rust", other);
+		WARN_ONCE(1, "sched_rust_cfs: pick_eevdf(protect=%d): %s picked %p, %s %p, stock C %p\n",
+			  protect, rust ? "Rust" : "C", se, rust ? "C" : "Rust", other, stock);
 	}
 }
 
