@@ -10,8 +10,9 @@
 //! ```
 //!
 //! The left side and `\Sum w_i` include the current entity, which is not in the tree. They are
-//! the same for every candidate of one pick, so [`Eligibility`] computes them once; the C
-//! version recomputes them for every entity it tests.
+//! the same for every candidate of one pick, so [`Eligibility`] computes them once, as
+//! `fair.c`'s `cfs_rq_eligibility()` does (Linux 7.3's C recomputed them for every entity it
+//! tested).
 //!
 //! All arithmetic wraps exactly as the C code does (the kernel is built with
 //! `-fno-strict-overflow`), with explicit `wrapping_*` operations: kernel Rust is built with
