@@ -122,8 +122,7 @@ static __maybe_unused struct sched_entity *pick_eevdf_stock(struct cfs_rq *cfs_r
 		 * Eligible entities in left subtree are always better
 		 * choices, since they have earlier deadlines.
 		 */
-		if (left && vruntime_eligible_stock(cfs_rq,
-						     __node_2_se(left)->min_vruntime)) {
+		if (left && vruntime_eligible_stock(cfs_rq, __node_2_se(left)->min_vruntime)) {
 			node = left;
 			continue;
 		}
