@@ -157,7 +157,9 @@ if have_icount:
     say("In-kernel microbenchmarks (`kernel/sched/rust/fair_bench.c`): the same states given to the C and "
         "the Rust function from the same call site, under the QEMU TCG plugin `tests/bench/icount.c`; "
         f"median of {rounds} rounds of {batch} calls per side; net = minus the empty batch "
-        f"({e / batch:.1f} instructions per call: loop, markers, clock reads).")
+        f"({e / batch:.1f} instructions per call: loop, markers, clock reads). "
+        "C is fair.c's implementation, with the series' first patch: its pick computes the eligibility "
+        "sums once per pick, the algorithm of the Rust pick.")
     say("")
     say("```")
     say(f"{'case':<18} {'C net':>8} {'Rust net':>9} {'Rust/C':>7}")
