@@ -4,7 +4,8 @@
 # The two shapes of fair.c without the evaluation aids.
 #
 # 1. What CONFIG_SCHED_RUST_CFS=n leaves of the overlay: build
-# kernel/sched/fair.o from the pristine and from the overlaid tree with the
+# kernel/sched/fair.o from the pristine tree (with the series' C
+# improvements, patches/0000-*) and from the overlaid tree with the
 # same configuration (tinyconfig + configs/base.config + configs/x86_64.config,
 # the Rust options dropped: not the main kernel's distro fragment), require that it
 # refers to nothing of the Rust side and that every stock function is still
@@ -24,8 +25,24 @@
 
 "$TOP/scripts/overlay.sh"
 
+# The series opens with improvements of the C scheduler for every kernel
+# (patches/0000-*.patch, "sched/fair: Compute the eligibility sums once per
+# pick"): with the option off, fair.o is compared with the stock tree plus
+# those, a tree of hard links to the pristine one with the patched files
+# copied.
+BASE=$CACHE/src/base
+rm -rf "$BASE"
+cp -al "$PRISTINE/." "$BASE"
+for p in "$TOP"/patches/0000-*.patch; do
+	[ -f "$p" ] || continue
+	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$p"); do
+		cp --remove-destination "$PRISTINE/$f" "$BASE/$f"
+	done
+	patch -s -d "$BASE" -p1 --no-backup-if-mismatch < "$p" || fail "cannot apply $p to the pristine tree"
+done
+
 obj=kernel/sched/fair.o
-declare -A dir=([pristine]=$PRISTINE [work]=$WORK)
+declare -A dir=([pristine]=$BASE [work]=$WORK)
 for side in pristine work; do
 	B=$CACHE/build-off-$side
 	mkdir -p "$B"
