@@ -27,7 +27,7 @@ cp "$R"/*.svg "$dst/"
 {
 	cat "$R/header.txt"
 	echo
-	echo "In-kernel microbenchmarks (ns per call, TCG wall time):"
+	echo "In-kernel microbenchmarks (ns per call, TCG wall time; stock_* rows: 7.3's stock C in the C column, fair.c's C in the Rust one):"
 	sed -n 's/^RSC: bench //p' "$R/bench-console.log"
 	echo
 	cat "$R/report.txt"

@@ -165,11 +165,33 @@ if have_icount:
     say(f"{'case':<18} {'C net':>8} {'Rust net':>9} {'Rust/C':>7}")
     ratios = {}
     for name in icases[1:]:
+        if name.startswith("stock_"):
+            continue
         c, r = ((x - e) / batch for x in icount[name])
         ratios[name] = r / c if c > 0 else 0
         say(f"{name:<18} {c:8.1f} {r:9.1f} {ratios[name]:7.3f}")
     say("```")
     say("")
+    stock = [n for n in icases if n.startswith("stock_") and n[len("stock_"):] in icount]
+    if stock:
+        say("Three sides: each pick and eligibility case again on the same state, Linux 7.3's stock C "
+            "(`pick_eevdf_stock()`, which computes the eligibility sums for every entity it tests) against "
+            "fair.c's C (the series' first patch: once per pick), through the same dispatch (the stock "
+            "side's path is one patched jump shorter). `C/stock` is what the C patch gives every kernel, "
+            "`Rust/C` the cost of the language on the same algorithm (the C-against-Rust batches of the "
+            "table above), `Rust/stock` what a 7.3 user sees.")
+        say("")
+        say("```")
+        say(f"{'case':<18} {'stock net':>9} {'C net':>8} {'Rust net':>9} {'C/stock':>8} {'Rust/C':>7} "
+            f"{'Rust/stock':>10}")
+        for name in stock:
+            base = name[len("stock_"):]
+            st, c2 = ((x - e) / batch for x in icount[name])
+            c, r = ((x - e) / batch for x in icount[base])
+            say(f"{base:<18} {st:9.1f} {c2:8.1f} {r:9.1f} {c2 / st if st > 0 else 0:8.3f} "
+                f"{r / c if c > 0 else 0:7.3f} {r / st if st > 0 else 0:10.3f}")
+        say("```")
+        say("")
     with open(os.path.join(RES, "pick_tree.dat"), "w") as f:
         for kind in ("fast", "heap"):
             f.write(f"# {kind}: n C Rust\n")

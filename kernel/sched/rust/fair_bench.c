@@ -344,8 +344,16 @@ static void rust_bench_stats(u64 *ns, int batch, u64 *med, u64 *lo, u64 *hi)
 	*hi = div_u64(ns[BENCH_ROUNDS - 1 - BENCH_ROUNDS / 10] * 10, batch);
 }
 
-static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char *name,
-			    enum rust_bench_kind kind, int nr, enum rust_bench_curr curr)
+/*
+ * One case: C against Rust, or with @stock (a "stock_" case of the pick or
+ * the eligibility test) 7.3's stock C in the first column against fair.c's C
+ * in the second, both through the same dispatch, on the state that the case
+ * before it prepared (the same state as its C against Rust case, and no
+ * draw from the generator: the other cases keep their states).
+ */
+static bool rust_bench_case_sides(struct rust_bench *b, struct seq_buf *s, const char *name,
+				  enum rust_bench_kind kind, int nr, enum rust_bench_curr curr,
+				  bool stock)
 {
 	int r, side, batch = kind == BENCH_TG ? BENCH_TG_BATCH : BENCH_BATCH;
 	bool was_rust = static_key_enabled(rust_bench_key(kind));
@@ -356,22 +364,31 @@ static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char 
 	if (kind == BENCH_TG) {
 		tg = kzalloc_obj(*tg, GFP_KERNEL);
 		if (!tg)
-			return;
+			return false;
 	} else if (kind == BENCH_LLC || kind == BENCH_DECAY) {
 #ifdef CONFIG_SCHED_CACHE
 		llc = rust_bench_llc_prepare();
 #endif
 		if (!llc)
-			return;
-	} else if (!rust_bench_prepare(b, nr, kind, curr)) {
+			return false;
+	} else if (!stock && !rust_bench_prepare(b, nr, kind, curr)) {
 		seq_buf_printf(s, "%-16s could not prepare the state\n", name);
-		return;
+		return false;
 	}
 	for (r = 0; r < BENCH_ROUNDS; r++) {
 		for (side = 0; side < 2; side++) {
 			bool rust = side ^ (r & 1);
 
-			rust_bench_switch(kind, rust);
+			if (stock) {
+				/* Index 0 is the stock C, 1 fair.c's C. */
+				rust_bench_switch(kind, false);
+				if (rust)
+					static_branch_disable(&sched_rust_pick_stock_key);
+				else
+					static_branch_enable(&sched_rust_pick_stock_key);
+			} else {
+				rust_bench_switch(kind, rust);
+			}
 #ifdef CONFIG_FAIR_GROUP_SCHED
 			if (kind == BENCH_TG) {
 				b->ns[rust][r] = rust_bench_tg_batch(tg);
@@ -388,6 +405,7 @@ static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char 
 		}
 		cond_resched();
 	}
+	static_branch_disable(&sched_rust_pick_stock_key);
 	rust_bench_switch(kind, was_rust);
 	kfree(tg);
 #ifdef CONFIG_SCHED_CACHE
@@ -402,6 +420,21 @@ static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char 
 			       med[side] / 10, med[side] % 10, lo[side] / 10, lo[side] % 10,
 			       hi[side] / 10, hi[side] % 10);
 	seq_buf_printf(s, "  %llu.%03llu\n", ratio / 1000, ratio % 1000);
+	return true;
+}
+
+static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char *name,
+			    enum rust_bench_kind kind, int nr, enum rust_bench_curr curr)
+{
+	char stock[40];
+
+	if (!rust_bench_case_sides(b, s, name, kind, nr, curr, false))
+		return;
+	/* The pick and the eligibility test again: 7.3's C against fair.c's. */
+	if (kind == BENCH_CALL || kind == BENCH_FAST || kind == BENCH_HEAP) {
+		snprintf(stock, sizeof(stock), "stock_%s", name);
+		rust_bench_case_sides(b, s, stock, kind, nr, curr, true);
+	}
 }
 
 static int rust_bench_run(void)

@@ -14,6 +14,15 @@ static __always_inline bool sched_rust_pick_on(void)
 	return static_branch_likely(&sched_rust_pick_key);
 }
 
+/*
+ * The stock C pick instead of both (make bench's third side). Tested first,
+ * so that the Rust and the C paths pass the same patched-out jumps.
+ */
+static __always_inline bool sched_rust_pick_stock(void)
+{
+	return static_branch_unlikely(&sched_rust_pick_stock_key);
+}
+
 static __always_inline bool sched_rust_tg_state_on(void)
 {
 	return static_branch_likely(&sched_rust_tg_state_key);
@@ -164,8 +173,12 @@ static inline int vruntime_eligible_debug(struct cfs_rq *cfs_rq, u64 vruntime)
 	bool rust = sched_rust_pick_on();
 	int ret;
 
-	ret = rust ? sched_rust_vruntime_eligible(cfs_rq, vruntime) :
-		     vruntime_eligible_c(cfs_rq, vruntime);
+	if (sched_rust_pick_stock())
+		ret = vruntime_eligible_stock(cfs_rq, vruntime);
+	else if (rust)
+		ret = sched_rust_vruntime_eligible(cfs_rq, vruntime);
+	else
+		ret = vruntime_eligible_c(cfs_rq, vruntime);
 	if (sched_rust_pick_debug())
 		vruntime_eligible_shadow(cfs_rq, vruntime, rust, ret);
 	return ret;
@@ -182,8 +195,12 @@ static noinline struct sched_entity *pick_eevdf_debug(struct cfs_rq *cfs_rq, boo
 	struct sched_entity *se;
 
 	sched_rust_test_call(SCHED_RUST_PICK, rust);
-	se = rust ? sched_rust_pick_eevdf(cfs_rq, protect, sched_feat(PICK_BUDDY)) :
-		    pick_eevdf_c(cfs_rq, protect);
+	if (sched_rust_pick_stock())
+		se = pick_eevdf_stock(cfs_rq, protect);
+	else if (rust)
+		se = sched_rust_pick_eevdf(cfs_rq, protect, sched_feat(PICK_BUDDY));
+	else
+		se = pick_eevdf_c(cfs_rq, protect);
 	if (sched_rust_pick_debug()) {
 		pick_eevdf_stats(cfs_rq, protect, rust);
 		pick_eevdf_shadow(cfs_rq, protect, rust, se);

@@ -47,6 +47,8 @@ int sched_rust_cfs_parse(const char *str);
 DECLARE_STATIC_KEY_TRUE(sched_rust_tg_state_key);	/* the per-CPU cfs_tg_state */
 DECLARE_STATIC_KEY_TRUE(sched_rust_pick_key);		/* the EEVDF pick */
 DECLARE_STATIC_KEY_TRUE(sched_rust_llc_key);		/* the LLC occupancy accounting */
+/* The C pick is 7.3's stock one (make bench's third side). */
+DECLARE_STATIC_KEY_FALSE(sched_rust_pick_stock_key);
 /* Route statistics or the shadow check are on (on from boot with the shadow). */
 DECLARE_STATIC_KEY_MAYBE(CONFIG_SCHED_RUST_CFS_SHADOW, sched_rust_pick_debug_key);
 
