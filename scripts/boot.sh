@@ -526,8 +526,9 @@ echo "pieces:      $(sed -n 's/^RSC: piece //p' "$con" | sort -u | tr '\n' ' ')"
 [ "$mode" = test ] &&
 	echo "workload:    $(rsc cgroups | sed 's/leaves/groups,/') leaves, $(rsc tasks) tasks; teardown: $(grep -q '^RSC: teardown done' "$con" && echo ok || echo missing)"
 sed -n 's/^RSC: stat /             /p' "$con"
-# print_task() (sched/debug) read under the workload with the pick on Rust.
-if grep -q '^RSC: cgroups ' "$con"; then
+# print_task() (sched/debug) read under the workload with the pick on Rust
+# (the test workload's cgroup phase; make latency builds the tree without it).
+if [ "$mode" = test ] && grep -q '^RSC: cgroups ' "$con"; then
 	sdbg=$(rsc sched_debug)
 	echo "             sched/debug under load: ${sdbg:-missing}"
 	read -r _ reads _ lines _ pick <<< "${sdbg:-x 0 x 0 x none}"
