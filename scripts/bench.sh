@@ -15,6 +15,9 @@
 #  3. rsc.mode=percall: workloads under tests/bench/percall.c, which records
 #     every call of each piece (instructions, cache lines, simulated L1D/L2
 #     misses). PERCALL_ROUNDS rounds per side (2). PERCALL=0 skips it.
+#  4. make latency's workload, short: BENCH_LATENCY_PAIRS paired rounds (4,
+#     no C/C pairs) on this kernel, scripts/latency-report.py's comparison
+#     in latency.txt. BENCH_LATENCY_PAIRS=0 skips it.
 # scripts/bench-report.py prints the tables and writes the plots and the
 # results section into $CACHE/bench-results (make bench-readme copies them
 # into the repository). The kernel measured is the main one, configured like
@@ -100,7 +103,7 @@ fi
 
 # 1. Microbenchmarks (wall) and workloads.
 rounds=${BENCH_ROUNDS:-30}
-nboots=$(( 1 + (${ICOUNT:-1} != 0) + (${PERCALL:-1} != 0) ))
+nboots=$(( 1 + (${ICOUNT:-1} != 0) + (${PERCALL:-1} != 0) + (${BENCH_LATENCY_PAIRS:-4} != 0) ))
 log "boot 1/$nboots: microbenchmarks and workloads, $rounds rounds per side"
 INITRAMFS_PERF=$perf BOOT_TIMEOUT=${BENCH_TIMEOUT:-7200} "$TOP/scripts/boot.sh" "$flavour" rsc.mode=bench \
 	rsc.rounds="$rounds" >/dev/null || true
@@ -180,11 +183,23 @@ if [ "${PERCALL:-1}" != 0 ]; then
 		grep -q '^irq ' "$R/percall.conf" &&
 		grep -q '^icall ' "$R/percall.conf" ||
 		die "percall: no segment mark, task_cache_work entry, interrupt entry or task_work_run indirect call ($R/percall.conf)"
-	log "boot $nboots/$nboots: workloads under the per-call plugin (cache model on)"
+	log "boot $(( 1 + (${ICOUNT:-1} != 0) + 1 ))/$nboots: workloads under the per-call plugin (cache model on)"
 	BOOT_TIMEOUT=${BENCH_TIMEOUT:-7200} \
 		QEMU_EXTRA="-plugin $q/libpercall.so,conf=$R/percall.conf,cache=on,raw=$R/raw -d plugin -D $R/percall.log" \
 		"$TOP/scripts/boot.sh" "$flavour" rsc.mode=percall rsc.rounds="${PERCALL_ROUNDS:-2}" >/dev/null || true
 	cp "$con" "$R/percall-console.log"
+fi
+
+# 4. The latency comparison of make latency, short (its verdict is the
+# report's: a failure when Rust waits significantly longer).
+lat_rc=0
+if [ "${BENCH_LATENCY_PAIRS:-4}" != 0 ]; then
+	log "boot $nboots/$nboots: make latency's workload, ${BENCH_LATENCY_PAIRS:-4} pairs"
+	LATENCY_FLAVOUR=$flavour LATENCY_PAIRS=${BENCH_LATENCY_PAIRS:-4} LATENCY_CC_PAIRS=0 \
+		BOOT_NAME=latency-$flavour "$TOP/scripts/latency.sh" > "$R/latency-run.log" 2>&1 || lat_rc=$?
+	cp "$(bootdir "latency-$flavour")/console.log" "$R/latency-console.log" 2>/dev/null || true
+	cp "$(bootdir "latency-$flavour")/latency.txt" "$R/latency.txt" 2>/dev/null ||
+		tail -n 30 "$R/latency-run.log" > "$R/latency.txt"
 fi
 
 echo "duration: $(( $(date +%s) - t0 )) s for the $nboots boots and their build check" >> "$R/header.txt"
@@ -197,4 +212,10 @@ echo
 	fail "bench-report: see above; consoles and plugin logs in $R"
 cat "$R/report.txt"
 echo
+if [ -f "$R/latency.txt" ] && [ "${BENCH_LATENCY_PAIRS:-4}" != 0 ]; then
+	echo "Latency (make latency's workload, ${BENCH_LATENCY_PAIRS:-4} pairs; make latency runs 20 and C/C pairs):"
+	cat "$R/latency.txt"
+	echo
+fi
 echo "(results, plots and consoles: $R; make bench-readme writes them to tests/bench/results/)"
+[ "$lat_rc" = 0 ] || fail "latency: the short comparison failed (exit $lat_rc): $R/latency-run.log"

@@ -19,16 +19,18 @@
 pairs=${LATENCY_PAIRS:-20}
 cc=${LATENCY_CC_PAIRS:-6}
 secs=${LATENCY_ROUND_SECONDS:-10}
-B=$(bdir test)
-[ -f "$B/$KIMAGE" ] || die "no test kernel in $B: run make test (or scripts/build.sh test)"
-out=$(bootdir latency)
+# LATENCY_FLAVOUR=main: on the main kernel (make bench's short version).
+flavour=${LATENCY_FLAVOUR:-test}
+B=$(bdir "$flavour")
+[ -f "$B/$KIMAGE" ] || die "no $flavour kernel in $B: run make test (or scripts/build.sh $flavour)"
+export BOOT_NAME=${BOOT_NAME:-latency}
+out=$(bootdir "$BOOT_NAME")
 # Each round: its seconds, plus starting 128 tasks and reading their
 # statistics under load (30-60 s in all for a 10 s round under TCG, with
 # other jobs on the host); the boot itself ~20 s.
-export BOOT_NAME=latency
 export BOOT_TIMEOUT=${BOOT_TIMEOUT:-$(( (2 * pairs + 2 * cc) * (secs + 60) + 600 ))}
 rc=0
-"$TOP/scripts/boot.sh" test rsc.mode=latency rsc.pairs="$pairs" rsc.cc_pairs="$cc" \
+"$TOP/scripts/boot.sh" "$flavour" rsc.mode=latency rsc.pairs="$pairs" rsc.cc_pairs="$cc" \
 	rsc.round_seconds="$secs" kunit.enable=0 rcupdate.rcu_cpu_stall_timeout=21 || rc=$?
 # The boot's own checks (QEMU, the end of the workload, splats other than
 # RCU stalls, guest failures) decide first; then the comparison.
