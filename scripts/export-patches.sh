@@ -66,7 +66,15 @@ No pick changes: the KUnit suite of this series runs this pick_eevdf()
 and the one before this patch on the same random states (and the
 eligibility test on their entities) and requires the same answers, and
 its boot-time shadow check compares them on every pick of a running
-kernel." \
+kernel.
+
+Measured with the series' benchmarks (QEMU TCG, x86_64, a
+distribution-like -O2 kernel, instructions per pick on the same states
+as before the patch): 0.73-0.87 of them for a heap search, 0.55-0.66 for
+a heap search with a running curr, 0.85 with a running curr, 0.98 when
+the leftmost entity is eligible, 1.00 with a protected curr. A
+tinyconfig build's entity_eligible() is 34 instructions, where it was 4
+and a tail call to the 32 of vruntime_eligible()." \
 	patches/0000-sched-fair-eligibility-once.patch
 
 commit "rust: sync: Mark Atomic::from_ptr(), as_ptr() and Opaque::get() inline" \
