@@ -72,7 +72,7 @@ boot: ## boot the last FLAVOUR= build again (default test) and check it; BOOT_AR
 shell: ## an interactive shell in the guest of make test (Rust paths on, debugfs mounted)
 	@BOOT_NAME=shell $(S)/boot.sh $(FLAVOUR) rsc.mode=shell kunit.enable=0 $(BOOT_ARGS)
 
-bench: ## C and Rust in the same boot: instructions per call, workloads; BENCH_CONFIG=size for -Os
+bench: ## C and Rust (and 7.3's stock pick) in the same boot: instructions per call, workloads, latency; BENCH_CONFIG=size for -Os
 	@$(S)/bench.sh
 
 bench-arm64: ## make bench on the arm64 main kernel
