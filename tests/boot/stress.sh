@@ -271,9 +271,8 @@ st_selftests() {	# st_selftests <impl>
 	want cpu-on-off-test && suite cpu-on-off-test cpu-hotplug:cpu-on-off-test.sh
 	want test_core && suite test_core cgroup:test_core
 	want test_stress && suite test_stress cgroup:test_stress.sh
-	if ! want test_cpuset_prs; then
-		:
-	elif [ $n -ge 8 ]; then
+	want test_cpuset_prs || return 0
+	if [ $n -ge 8 ]; then
 		suite test_cpuset_prs cgroup:test_cpuset_prs.sh
 	else
 		say "stress_suite $impl test_cpuset_prs not_run needs 8 CPUs, has $n"
