@@ -30,7 +30,7 @@ export V
 FLAVOUR ?= test
 BOOT_ARGS ?=
 
-.PHONY: all help main test test-kasan test-arm64 test-all stress latency weights boot shell bench bench-arm64 \
+.PHONY: all help main test test-kasan test-arm64 test-all stress latency weights cpumax boot shell bench bench-arm64 \
 	bench-readme bench-readme-arm64 kunit kunit-uml setup fetch overlay patches check-series \
 	lint check-off check-inline check-rust-min check-unsound check-harness clean
 
@@ -65,6 +65,9 @@ latency: ## scheduling latency of the cgroup workload, C against Rust in paired 
 
 weights: ## CPU shares of test_cpu's nested groups, C against Rust in paired rounds (5 min)
 	@$(S)/run.sh weights
+
+cpumax: ## test_cpu's cpu.max tests timed: usage against the test's expectation, C against Rust (10 min)
+	@$(S)/run.sh cpumax
 
 boot: ## boot the last FLAVOUR= build again (default test) and check it; BOOT_ARGS= adds parameters
 	@$(S)/boot.sh $(FLAVOUR) $(BOOT_ARGS)

@@ -506,6 +506,47 @@ if [ "$mode" = weights ]; then
 			}')
 	fi
 fi
+# rsc.mode=cpumax (test_cpu's test_cpucg_max and _nested, measured): every
+# round reported its clocks and usages, as many rounds as pairs x sides x
+# 2; per side and test, the usage against the test's expectation (the
+# quota of every period of the sleep), the process's life beyond its
+# sleep, and the usage against the quota of that whole life.
+if [ "$mode" = cpumax ]; then
+	check "cpumax: every round measured"
+	set -- $(sed -n 's/^RSC: cpucg_max pairs \([0-9]*\) sides \(.*\) hz .*/\1 \2/p' "$con")
+	if [ $# -lt 2 ]; then
+		problems+=("cpumax: no 'RSC: cpucg_max pairs' line: the experiment did not start")
+	else
+		want=$(( $1 * ($# - 1) * 2 ))
+		got=$(grep -cE '^RSC: cpucg_max (c|rust) [0-9]+ nested [01] seconds [0-9]+ wake_us [0-9]+ reaped_us [0-9]+ usage_wake [0-9]+ usage_end [0-9]+ +nr_periods [0-9]+ nr_throttled [0-9]+ throttled_usec [0-9]+$' "$con")
+		[ "$got" = "$want" ] || problems+=("cpumax: $got rounds measured of $want")
+		cpumax_mode_report=$(grep -E '^RSC: cpucg_max (c|rust) [0-9]+ nested ' "$con" | awk '
+			{ for (i = 5; i < NF; i += 2) v[$i] = $(i + 1)
+			  side = $3; pair = $4; t = v["nested"] ? "test_cpucg_max_nested" : "test_cpucg_max"
+			  d = v["seconds"] * 1000000; np = int(d / 100000); rem = d - np * 100000
+			  e = np * 1000 + (rem < 1000 ? rem : 1000); u = v["usage_end"]
+			  k = t SUBSEP side; keys[k] = 1; n[k]++
+			  pass[k] += ((u > e ? u - e : e - u) <= int((u + e) / 100) * 10)
+			  r[k] += u / e; life[k] += (v["reaped_us"] - d) / 1000; wake[k] += (v["wake_us"] - d) / 1000
+			  after[k] += v["usage_end"] - v["usage_wake"]; q[k] += u / (v["reaped_us"] / 100)
+			  thr[k] += v["nr_throttled"]; per[k] += v["nr_periods"]; ratio[t, side, pair] = u / e }
+			END {
+				for (k in keys) {
+					split(k, a, SUBSEP)
+					printf "%s %s: %d rounds, passes %d; usage/expected %.3f; lived %.0f ms past its sleep (main thread ran %.0f ms late), used %.0f us after waking; usage/(quota x life) %.3f; throttled %.1f of %.1f periods\n", a[1], a[2], n[k], pass[k], r[k] / n[k], life[k] / n[k], wake[k] / n[k], after[k] / n[k], q[k] / n[k], thr[k] / n[k], per[k] / n[k]
+				}
+				for (k in ratio) {
+					split(k, a, SUBSEP)
+					if (a[2] != "rust" || !((a[1], "c", a[3]) in ratio)) continue
+					dd = ratio[k] - ratio[a[1], "c", a[3]]; m[a[1]]++; ds[a[1]] += dd; dss[a[1]] += dd * dd
+				}
+				for (t in m) if (m[t] > 1) {
+					md = ds[t] / m[t]; sd = sqrt((dss[t] - m[t] * md * md) / (m[t] - 1))
+					printf "%s paired usage/expected rust - c: %d pairs, mean %+.3f, 95%% interval [%+.3f, %+.3f]\n", t, m[t], md, md - 1.96 * sd / sqrt(m[t]), md + 1.96 * sd / sqrt(m[t])
+				}
+			}' | sort)
+	fi
+fi
 check "workload report"
 rsc() { sed -n "s/^RSC: $1 //p" "$con" | head -n1; }
 # The report goes to report.txt beside the console, then to the terminal.
@@ -566,6 +607,7 @@ fi
 sed -n 's/^RSC: run /             /p' "$con"
 [ -n "${cpumax_report:-}" ] && echo "             cpu.max 20%: $cpumax_report"
 [ -n "${weights_report:-}" ] && printf '%s\n' "$weights_report" | sed '1s/^/weights:     /; 2,$s/^/             /'
+[ -n "${cpumax_mode_report:-}" ] && printf '%s\n' "$cpumax_mode_report" | sed '1s/^/cpucg_max:   /; 2,$s/^/             /'
 # Route shares of the picks, per implementation (the state decides the route).
 sed -n 's/^RSC: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '
 	NF == 0 { next }

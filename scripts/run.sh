@@ -10,11 +10,12 @@
 #   run.sh latency the test kernel's scheduling latency, C against Rust
 #                 (scripts/latency.sh)
 #   run.sh weights the CPU shares of test_cpu's nested groups, C against Rust
+#   run.sh cpumax  test_cpu's cpu.max tests timed, C against Rust
 # With ARCH=arm64, run.sh test is make test-arm64 (QEMU virt, 4 CPUs in two LLCs).
 
 . "$(dirname "$0")/common.sh"
 
-job=${1:?usage: run.sh main|test|test-kasan|stress|latency|weights|build-main|build-size|check-inline}
+job=${1:?usage: run.sh main|test|test-kasan|stress|latency|weights|cpumax|build-main|build-size|check-inline}
 S=$TOP/scripts
 
 versions() {
@@ -74,6 +75,15 @@ weights)
 	export BOOT_NAME=weights
 	stage "CPU shares of nested groups, C against Rust" "$S/boot.sh" test \
 		rsc.mode=weights rsc.pairs="${WEIGHTS_PAIRS:-12}" kunit.enable=0
+	;;
+cpumax)
+	# test_cpu's cpu.max tests measured (tests/boot/init, cpumax): the
+	# usage of a 1 ms quota against the test's expectation and against
+	# the quota of the process's whole life, in paired rounds.
+	stage "build test kernel" "$S/build.sh" test
+	export BOOT_NAME=cpumax
+	stage "test_cpu's cpu.max tests timed, C against Rust" "$S/boot.sh" test \
+		rsc.mode=cpumax rsc.pairs="${CPUMAX_PAIRS:-10}" kunit.enable=0
 	;;
 test-kasan)
 	stage "build test kernel with KASAN and kmemleak" "$S/build.sh" test-kasan

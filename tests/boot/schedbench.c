@@ -36,6 +36,14 @@
  *   schedbench failmkdir <dir> <max>      mkdir with fault point 1, 2, ...
  *                                         failed (fail-nth) until one
  *                                         succeeds; prints the counts
+ *   schedbench cpumax <cgroup> <threads> <seconds>
+ *                                         test_cpucg_max's process, timed: a
+ *                                         child enters <cgroup> (cpu.max set
+ *                                         by the caller), spins <threads>
+ *                                         threads and sleeps <seconds> of wall
+ *                                         time, then exits; prints when it
+ *                                         woke and was reaped and the group's
+ *                                         usage at each point
  *
  * The last line of each mode is "<mode> <rate>" with an integer rate.
  */
@@ -526,6 +534,98 @@ static int fail_nth_write(int fd, int n)
  * (/proc/thread-self/fail-nth; Documentation/fault-injection). A failed mkdir
  * must leave no directory behind; a successful one is removed again.
  */
+static long cpu_stat(const char *cg, const char *key)
+{
+	char path[512], k[64];
+	long v, found = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cpu.stat", cg);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", k, &v) == 2)
+		if (!strcmp(k, key))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+static void *spin(void *arg)
+{
+	for (;;)
+		;
+	return arg;
+}
+
+/*
+ * tools/testing/selftests/cgroup/test_cpu.c's test_cpucg_max, with clocks:
+ * cg_run() forks a child that writes itself into the group, and
+ * hog_cpus_timed() starts the spinning threads and nanosleep()s until the
+ * wall time has passed; the test then expects the group's usage to be the
+ * quota of every period of that wall time. Here the child also reports when
+ * its main thread ran again after the sleep and the usage at that moment,
+ * and the parent when it reaped the child and the usage then, so that the
+ * usage beyond the test's expectation is split into the time the process
+ * lived beyond its sleep and what it used meanwhile.
+ */
+static int cpumax(const char *cg, int nthreads, double seconds)
+{
+	double t_start, t_wake, t_reaped;
+	long usage_wake, buf[3];
+	char path[512], pid[32];
+	int fd[2], status, i;
+	pid_t child;
+
+	if (pipe(fd))
+		return 1;
+	child = fork();
+	if (child < 0)
+		return 1;
+	if (!child) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+		snprintf(pid, sizeof(pid), "%d", getpid());
+		i = open(path, O_WRONLY);
+		if (i < 0 || write(i, pid, strlen(pid)) < 0)
+			_exit(1);
+		close(i);
+		t_start = now();
+		for (i = 0; i < nthreads; i++) {
+			pthread_t t;
+
+			if (pthread_create(&t, NULL, spin, NULL))
+				_exit(1);
+		}
+		while (now() - t_start < seconds) {
+			double left = seconds - (now() - t_start);
+			struct timespec ts = { (time_t)left,
+					       (long)((left - (time_t)left) * 1e9) };
+
+			nanosleep(&ts, NULL);
+		}
+		t_wake = now();
+		usage_wake = cpu_stat(cg, "usage_usec");
+		buf[0] = (long)(t_start * 1e6);
+		buf[1] = (long)(t_wake * 1e6);
+		buf[2] = usage_wake;
+		if (write(fd[1], buf, sizeof(buf)) != sizeof(buf))
+			_exit(1);
+		/* As the test: return from the hog, exit() with the threads. */
+		exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], buf, sizeof(buf)) != sizeof(buf))
+		return 1;
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return 1;
+	t_reaped = now();
+	printf("cpumax wake_us %ld reaped_us %ld usage_wake %ld usage_end %ld\n",
+	       buf[1] - buf[0], (long)(t_reaped * 1e6) - buf[0], buf[2],
+	       cpu_stat(cg, "usage_usec"));
+	return 0;
+}
+
 static int failmkdir(const char *dir, int max)
 {
 	int injected = 0, failed = 0, tolerated = 0, enomem = 0, n;
@@ -600,7 +700,10 @@ int main(int argc, char **argv)
 		return nap(atol(argv[2]));
 	if (argc >= 4 && !strcmp(argv[1], "failmkdir"))
 		return failmkdir(argv[2], atoi(argv[3]));
+	if (argc >= 5 && !strcmp(argv[1], "cpumax"))
+		return cpumax(argv[2], atoi(argv[3]), atof(argv[4]));
 	fprintf(stderr, "usage: schedbench pipe <s> | hackbench <groups> <loops> | wake <tasks> <s>"
-		" | cgtree <dir> <width> <depth> | schlat <dir> <width> <depth> <s> | nap <usec> | failmkdir <dir> <max>\n");
+		" | cgtree <dir> <width> <depth> | schlat <dir> <width> <depth> <s> | nap <usec> | failmkdir <dir> <max>"
+		" | cpumax <cgroup> <threads> <seconds>\n");
 	return 2;
 }
