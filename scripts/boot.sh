@@ -508,32 +508,36 @@ if [ "$mode" = weights ]; then
 fi
 # rsc.mode=cpumax (test_cpu's test_cpucg_max and _nested, measured): every
 # round reported its clocks and usages, as many rounds as pairs x sides x
-# 2; per side and test, the usage against the test's expectation (the
-# quota of every period of the sleep), the process's life beyond its
-# sleep, and the usage against the quota of that whole life.
+# kinds. Per kind and side: the test's verdict and usage over its
+# expectation (the quota of every period of the sleep), then where the
+# excess arose: by the end of the sleep (over that expectation), between
+# the sleep and exit() and during exit() (each over the quota of the
+# periods it took); and the paired Rust - C difference of usage/expected.
 if [ "$mode" = cpumax ]; then
 	check "cpumax: every round measured"
-	set -- $(sed -n 's/^RSC: cpucg_max pairs \([0-9]*\) sides \(.*\) hz .*/\1 \2/p' "$con")
-	if [ $# -lt 2 ]; then
+	set -- $(sed -n 's/^RSC: cpucg_max pairs \([0-9]*\) sides \(.*\) kinds \(.*\) hz .*/\1 \2 \3/p' "$con")
+	if [ $# -lt 7 ]; then
 		problems+=("cpumax: no 'RSC: cpucg_max pairs' line: the experiment did not start")
 	else
-		want=$(( $1 * ($# - 1) * 2 ))
-		got=$(grep -cE '^RSC: cpucg_max (c|rust) [0-9]+ nested [01] seconds [0-9]+ wake_us [0-9]+ reaped_us [0-9]+ usage_wake [0-9]+ usage_end [0-9]+ +nr_periods [0-9]+ nr_throttled [0-9]+ throttled_usec [0-9]+$' "$con")
+		want=$(( $1 * 2 * 3 ))
+		got=$(grep -cE '^RSC: cpucg_max (c|rust) [0-9]+ kind (flat|nested|quota10) quota_us [0-9]+ seconds [0-9]+ wake_us [0-9]+ exit_us [0-9]+ reaped_us [0-9]+ usage_sleep [0-9]+ usage_exit [0-9]+ usage_end [0-9]+ +nr_periods [0-9]+ nr_throttled [0-9]+ throttled_usec [0-9]+$' "$con")
 		[ "$got" = "$want" ] || problems+=("cpumax: $got rounds measured of $want")
-		cpumax_mode_report=$(grep -E '^RSC: cpucg_max (c|rust) [0-9]+ nested ' "$con" | awk '
+		cpumax_mode_report=$(grep -E '^RSC: cpucg_max (c|rust) [0-9]+ kind ' "$con" | awk '
 			{ for (i = 5; i < NF; i += 2) v[$i] = $(i + 1)
-			  side = $3; pair = $4; t = v["nested"] ? "test_cpucg_max_nested" : "test_cpucg_max"
+			  side = $3; pair = $4; t = v["kind"]; q = v["quota_us"]
 			  d = v["seconds"] * 1000000; np = int(d / 100000); rem = d - np * 100000
-			  e = np * 1000 + (rem < 1000 ? rem : 1000); u = v["usage_end"]
+			  e = np * q + (rem < q ? rem : q); u = v["usage_end"]
 			  k = t SUBSEP side; keys[k] = 1; n[k]++
 			  pass[k] += ((u > e ? u - e : e - u) <= int((u + e) / 100) * 10)
-			  r[k] += u / e; life[k] += (v["reaped_us"] - d) / 1000; wake[k] += (v["wake_us"] - d) / 1000
-			  after[k] += v["usage_end"] - v["usage_wake"]; q[k] += u / (v["reaped_us"] / 100)
-			  thr[k] += v["nr_throttled"]; per[k] += v["nr_periods"]; ratio[t, side, pair] = u / e }
+			  r[k] += u / e; ratio[t, side, pair] = u / e
+			  sl[k] += v["usage_sleep"] - e
+			  pre[k] += v["usage_exit"] - v["usage_sleep"] - q * (v["exit_us"] - d) / 100000
+			  ex[k] += v["usage_end"] - v["usage_exit"] - q * (v["reaped_us"] - v["exit_us"]) / 100000
+			  tpre[k] += (v["exit_us"] - d) / 1000; tex[k] += (v["reaped_us"] - v["exit_us"]) / 1000 }
 			END {
 				for (k in keys) {
 					split(k, a, SUBSEP)
-					printf "%s %s: %d rounds, passes %d; usage/expected %.3f; lived %.0f ms past its sleep (main thread ran %.0f ms late), used %.0f us after waking; usage/(quota x life) %.3f; throttled %.1f of %.1f periods\n", a[1], a[2], n[k], pass[k], r[k] / n[k], life[k] / n[k], wake[k] / n[k], after[k] / n[k], q[k] / n[k], thr[k] / n[k], per[k] / n[k]
+					printf "%s %s: %d rounds, test passes %d, usage/expected %.3f; excess (us): by the sleep%'"'"'s end %+.0f, to exit() %+.0f in %.0f ms, in exit() %+.0f in %.0f ms\n", a[1], a[2], n[k], pass[k], r[k] / n[k], sl[k] / n[k], pre[k] / n[k], tpre[k] / n[k], ex[k] / n[k], tex[k] / n[k]
 				}
 				for (k in ratio) {
 					split(k, a, SUBSEP)

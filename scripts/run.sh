@@ -83,7 +83,7 @@ cpumax)
 	stage "build test kernel" "$S/build.sh" test
 	export BOOT_NAME=cpumax
 	stage "test_cpu's cpu.max tests timed, C against Rust" "$S/boot.sh" test \
-		rsc.mode=cpumax rsc.pairs="${CPUMAX_PAIRS:-10}" kunit.enable=0
+		rsc.mode=cpumax rsc.pairs="${CPUMAX_PAIRS:-20}" kunit.enable=0
 	;;
 test-kasan)
 	stage "build test kernel with KASAN and kmemleak" "$S/build.sh" test-kasan

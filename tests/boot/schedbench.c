@@ -42,8 +42,8 @@
  *                                         by the caller), spins <threads>
  *                                         threads and sleeps <seconds> of wall
  *                                         time, then exits; prints when it
- *                                         woke and was reaped and the group's
- *                                         usage at each point
+ *                                         woke, exited and was reaped and the
+ *                                         group's usage at each point
  *
  * The last line of each mode is "<mode> <rate>" with an integer rate.
  */
@@ -562,17 +562,17 @@ static void *spin(void *arg)
  * tools/testing/selftests/cgroup/test_cpu.c's test_cpucg_max, with clocks:
  * cg_run() forks a child that writes itself into the group, and
  * hog_cpus_timed() starts the spinning threads and nanosleep()s until the
- * wall time has passed; the test then expects the group's usage to be the
- * quota of every period of that wall time. Here the child also reports when
- * its main thread ran again after the sleep and the usage at that moment,
- * and the parent when it reaped the child and the usage then, so that the
- * usage beyond the test's expectation is split into the time the process
- * lived beyond its sleep and what it used meanwhile.
+ * wall time has passed, then returns and the child exit()s; the test
+ * expects the group's usage to be the quota of every period of the sleep.
+ * The parent, outside the group and so never throttled, reads the group's
+ * usage when the sleep ends, when the child's main thread is about to
+ * exit() (the child tells it through a pipe), and once it has reaped the
+ * child; the child reports when its main thread ran after the sleep.
  */
 static int cpumax(const char *cg, int nthreads, double seconds)
 {
-	double t_start, t_wake, t_reaped;
-	long usage_wake, buf[3];
+	long usage_sleep, usage_exit, t[3];
+	double t_start, t_reaped;
 	char path[512], pid[32];
 	int fd[2], status, i;
 	pid_t child;
@@ -589,40 +589,48 @@ static int cpumax(const char *cg, int nthreads, double seconds)
 		if (i < 0 || write(i, pid, strlen(pid)) < 0)
 			_exit(1);
 		close(i);
-		t_start = now();
+		t[0] = (long)(now() * 1e6);
+		if (write(fd[1], t, sizeof(t[0])) != sizeof(t[0]))
+			_exit(1);
 		for (i = 0; i < nthreads; i++) {
-			pthread_t t;
+			pthread_t th;
 
-			if (pthread_create(&t, NULL, spin, NULL))
+			if (pthread_create(&th, NULL, spin, NULL))
 				_exit(1);
 		}
-		while (now() - t_start < seconds) {
-			double left = seconds - (now() - t_start);
+		for (;;) {
+			double left = seconds - (now() - t[0] / 1e6);
 			struct timespec ts = { (time_t)left,
 					       (long)((left - (time_t)left) * 1e9) };
 
+			if (left <= 0)
+				break;
 			nanosleep(&ts, NULL);
 		}
-		t_wake = now();
-		usage_wake = cpu_stat(cg, "usage_usec");
-		buf[0] = (long)(t_start * 1e6);
-		buf[1] = (long)(t_wake * 1e6);
-		buf[2] = usage_wake;
-		if (write(fd[1], buf, sizeof(buf)) != sizeof(buf))
+		t[1] = (long)(now() * 1e6);
+		t[2] = (long)(now() * 1e6);
+		if (write(fd[1], t + 1, 2 * sizeof(t[0])) != 2 * sizeof(t[0]))
 			_exit(1);
 		/* As the test: return from the hog, exit() with the threads. */
 		exit(0);
 	}
 	close(fd[1]);
-	if (read(fd[0], buf, sizeof(buf)) != sizeof(buf))
+	if (read(fd[0], t, sizeof(t[0])) != sizeof(t[0]))
 		return 1;
+	t_start = t[0] / 1e6;
+	while (now() < t_start + seconds)
+		usleep((useconds_t)((t_start + seconds - now()) * 1e6) + 1);
+	usage_sleep = cpu_stat(cg, "usage_usec");
+	if (read(fd[0], t + 1, 2 * sizeof(t[0])) != 2 * sizeof(t[0]))
+		return 1;
+	usage_exit = cpu_stat(cg, "usage_usec");
 	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		return 1;
 	t_reaped = now();
-	printf("cpumax wake_us %ld reaped_us %ld usage_wake %ld usage_end %ld\n",
-	       buf[1] - buf[0], (long)(t_reaped * 1e6) - buf[0], buf[2],
-	       cpu_stat(cg, "usage_usec"));
+	printf("cpumax wake_us %ld exit_us %ld reaped_us %ld usage_sleep %ld usage_exit %ld usage_end %ld\n",
+	       t[1] - t[0], t[2] - t[0], (long)(t_reaped * 1e6) - t[0], usage_sleep,
+	       usage_exit, cpu_stat(cg, "usage_usec"));
 	return 0;
 }
 
