@@ -41,12 +41,18 @@ pub fn possible_cpus() -> impl Iterator<Item = CpuId> {
         .filter(|&cpu| cpu_possible(cpu))
 }
 
-/// The `__percpu` address of a per-CPU allocation of `T`s: what C stores in a field typed
-/// `T __percpu *`.
+/// A non-null address meant as the `__percpu` address of a per-CPU allocation of `T`s: what C
+/// stores in a field typed `T __percpu *`.
 ///
+/// It is a value only, not a promise: [`PerCpuPtr::from_raw`] accepts any non-null pointer.
 /// It is not the address of a `T` (only `per_cpu_ptr()` turns it into one), so it has no
 /// dereferenceable form in Rust: it can be handed to C ([`PerCpuPtr::as_raw`]) and back to
-/// [`PerCpu::from_raw`].
+/// [`PerCpu::from_raw`], whose `unsafe` contract is where the caller vouches for what it points
+/// to.
+///
+/// # Invariants
+///
+/// The address is not null; nothing else is promised.
 #[repr(transparent)]
 pub struct PerCpuPtr<T>(NonNull<T>);
 
@@ -57,6 +63,7 @@ impl<T> PerCpuPtr<T> {
     /// [`PerCpu::from_raw`], whose contract covers what the address points to.
     #[inline]
     pub fn from_raw(ptr: *mut T) -> Option<Self> {
+        // INVARIANT: `NonNull::new()` returns `Some` for a non-null pointer only.
         NonNull::new(ptr).map(Self)
     }
 
@@ -219,12 +226,12 @@ impl<T: Unpin> PerCpu<T> {
 }
 
 impl<T> PerCpu<T> {
-    // The per-CPU allocator refuses a size of zero or above `PCPU_MIN_UNIT_SIZE` (32 KiB), and an
-    // alignment above `PAGE_SIZE`.
+    // The per-CPU allocator refuses a size of zero or above `PCPU_MIN_UNIT_SIZE` (32 KiB rounded
+    // up to a page), and an alignment above `PAGE_SIZE`.
     const LAYOUT_OK: () = {
         assert!(
-            size_of::<T>() > 0 && size_of::<T>() <= 32 << 10,
-            "per-CPU allocation size must be between 1 and 32 KiB"
+            size_of::<T>() > 0 && size_of::<T>() <= bindings::PCPU_MIN_UNIT_SIZE,
+            "per-CPU allocation size must be between 1 byte and PCPU_MIN_UNIT_SIZE"
         );
         assert!(
             align_of::<T>() <= crate::page::PAGE_SIZE,

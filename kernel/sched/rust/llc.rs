@@ -107,8 +107,34 @@ pub(crate) fn shr_u64(v: u64, n: u32) -> u64 {
     v.checked_shr(n).unwrap_or(0)
 }
 
-/// The decay state: `(cpu_epoch, cpu_epoch_next, cpu_runtime)` of the runqueue and
-/// `(runtime, epoch)` of the process on this CPU.
+/// The fields [`update_mm_sched`] reads and writes, one at a time: a caller on the live state
+/// loads a field only when the algorithm needs it and stores only what changed, as C does.
+pub(crate) trait DecayState {
+    /// `rq->cpu_epoch`.
+    fn epoch(&self) -> u64;
+    /// Sets `rq->cpu_epoch`.
+    fn set_epoch(&mut self, v: u64);
+    /// `rq->cpu_epoch_next`, in jiffies.
+    fn epoch_next(&self) -> u64;
+    /// Sets `rq->cpu_epoch_next`.
+    fn set_epoch_next(&mut self, v: u64);
+    /// `rq->cpu_runtime`.
+    fn cpu_runtime(&self) -> u64;
+    /// Sets `rq->cpu_runtime`.
+    fn set_cpu_runtime(&mut self, v: u64);
+    /// `pcpu_sched->runtime`.
+    fn runtime(&self) -> u64;
+    /// Sets `pcpu_sched->runtime`.
+    fn set_runtime(&mut self, v: u64);
+    /// `pcpu_sched->epoch`.
+    fn pcpu_epoch(&self) -> u64;
+    /// Sets `pcpu_sched->epoch`.
+    fn set_pcpu_epoch(&mut self, v: u64);
+}
+
+/// The decay state as values: `(cpu_epoch, cpu_epoch_next, cpu_runtime)` of the runqueue and
+/// `(runtime, epoch)` of the process on this CPU, for the tests.
+#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Decay {
     /// `rq->cpu_epoch`.
@@ -123,95 +149,164 @@ pub(crate) struct Decay {
     pub(crate) pcpu_epoch: u64,
 }
 
-/// Advances the epoch clock to `now` (jiffies) and halves both runtimes once per elapsed epoch
-/// of `period` jiffies (0 counts as 1).
-///
-/// Equivalent to `__update_mm_sched()`, with `jiffies` and `llc_epoch_period` passed in.
-///
-/// Returns which halves of the state changed.
-#[inline]
-pub(crate) fn update_mm_sched(d: &mut Decay, now: u64, period: u32) -> Changed {
-    Changed {
-        cpu: advance_cpu_epoch(d, now, period),
-        task: catch_up_task_epoch(d),
+#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
+impl DecayState for Decay {
+    fn epoch(&self) -> u64 {
+        self.epoch
+    }
+    fn set_epoch(&mut self, v: u64) {
+        self.epoch = v;
+    }
+    fn epoch_next(&self) -> u64 {
+        self.epoch_next
+    }
+    fn set_epoch_next(&mut self, v: u64) {
+        self.epoch_next = v;
+    }
+    fn cpu_runtime(&self) -> u64 {
+        self.cpu_runtime
+    }
+    fn set_cpu_runtime(&mut self, v: u64) {
+        self.cpu_runtime = v;
+    }
+    fn runtime(&self) -> u64 {
+        self.runtime
+    }
+    fn set_runtime(&mut self, v: u64) {
+        self.runtime = v;
+    }
+    fn pcpu_epoch(&self) -> u64 {
+        self.pcpu_epoch
+    }
+    fn set_pcpu_epoch(&mut self, v: u64) {
+        self.pcpu_epoch = v;
     }
 }
 
-/// What [`update_mm_sched`] changed: the CPU's epoch clock and runtime (`cpu`), the process's
-/// epoch and runtime on that CPU (`task`).
-#[derive(Clone, Copy)]
-pub(crate) struct Changed {
-    pub(crate) cpu: bool,
-    pub(crate) task: bool,
+/// The live decay state: a runqueue's epoch clock and a process's runtime on its CPU, under
+/// `cpu_epoch_lock`.
+struct Live<'a> {
+    rq: &'a RqEpoch,
+    t: &'a CacheTime,
 }
 
-// Only the tests ask whether anything changed; the scheduler stores each half on its own.
+impl DecayState for Live<'_> {
+    #[inline(always)]
+    fn epoch(&self) -> u64 {
+        self.rq.epoch()
+    }
+    #[inline(always)]
+    fn set_epoch(&mut self, v: u64) {
+        self.rq.set_epoch(v);
+    }
+    #[inline(always)]
+    fn epoch_next(&self) -> u64 {
+        self.rq.epoch_next()
+    }
+    #[inline(always)]
+    fn set_epoch_next(&mut self, v: u64) {
+        self.rq.set_epoch_next(v);
+    }
+    #[inline(always)]
+    fn cpu_runtime(&self) -> u64 {
+        self.rq.cpu_runtime()
+    }
+    #[inline(always)]
+    fn set_cpu_runtime(&mut self, v: u64) {
+        self.rq.set_cpu_runtime(v);
+    }
+    #[inline(always)]
+    fn runtime(&self) -> u64 {
+        self.t.runtime()
+    }
+    #[inline(always)]
+    fn set_runtime(&mut self, v: u64) {
+        self.t.set_runtime(v);
+    }
+    #[inline(always)]
+    fn pcpu_epoch(&self) -> u64 {
+        self.t.epoch()
+    }
+    #[inline(always)]
+    fn set_pcpu_epoch(&mut self, v: u64) {
+        self.t.set_epoch(v);
+    }
+}
+
+/// What [`update_mm_sched`] changed: the CPU's decayed runtime if it advanced the CPU's epoch
+/// clock, the process's if it brought the process's epoch up to the CPU's. The values are those
+/// it stored, so that a caller needing them does not load them again.
+#[derive(Clone, Copy)]
+pub(crate) struct Changed {
+    pub(crate) cpu_runtime: Option<u64>,
+    pub(crate) runtime: Option<u64>,
+}
+
+// Only the tests ask whether anything changed.
 #[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
 impl Changed {
     /// Whether anything changed.
     #[inline]
     pub(crate) fn any(self) -> bool {
-        self.cpu || self.task
+        self.cpu_runtime.is_some() || self.runtime.is_some()
     }
 }
 
-/// The first half of [`update_mm_sched`]: advances the CPU's epoch clock to `now` and halves
-/// the CPU's runtime once per elapsed epoch. Returns whether it did.
-#[inline]
-fn advance_cpu_epoch(d: &mut Decay, now: u64, period: u32) -> bool {
+/// Advances the epoch clock to `now` (jiffies) and halves both runtimes once per elapsed epoch
+/// of `period` jiffies (0 counts as 1).
+///
+/// Equivalent to `__update_mm_sched()`, with `jiffies` and `llc_epoch_period` passed in: it
+/// reads each field when C does and stores what changed.
+#[inline(always)]
+pub(crate) fn update_mm_sched<D: DecayState>(d: &mut D, now: u64, period: u32) -> Changed {
     let period = core::cmp::max(period, 1);
+    let epoch_next = d.epoch_next();
     // C: `long delta = now - rq->cpu_epoch_next`.
-    let delta = now.wrapping_sub(d.epoch_next) as i64;
-
-    if delta <= 0 {
-        return false;
+    let delta = now.wrapping_sub(epoch_next) as i64;
+    let mut cpu_runtime = None;
+    let epoch = if delta > 0 {
+        // C: `(delta + period - 1) / period` in `long` arithmetic (wrapping, then signed
+        // division by a positive divisor, so no overflow).
+        let n = (delta.wrapping_add(i64::from(period - 1)) / i64::from(period)) as u64;
+        let epoch = d.epoch().wrapping_add(n);
+        d.set_epoch(epoch);
+        d.set_epoch_next(epoch_next.wrapping_add(n.wrapping_mul(u64::from(period))));
+        // C passes the `unsigned long` count as `unsigned int`: the truncation is deliberate.
+        let v = shr_u64(d.cpu_runtime(), n as u32);
+        d.set_cpu_runtime(v);
+        cpu_runtime = Some(v);
+        epoch
+    } else {
+        d.epoch()
+    };
+    // The process's epoch on this CPU caught up with the CPU's, its runtime halved once per
+    // epoch missed.
+    let pcpu_epoch = d.pcpu_epoch();
+    let n = epoch.wrapping_sub(pcpu_epoch);
+    let mut runtime = None;
+    if n != 0 {
+        d.set_pcpu_epoch(pcpu_epoch.wrapping_add(n));
+        let v = shr_u64(d.runtime(), n as u32);
+        d.set_runtime(v);
+        runtime = Some(v);
     }
-    // C: `(delta + period - 1) / period` in `long` arithmetic (wrapping, then signed division
-    // by a positive divisor, so no overflow).
-    let n = (delta.wrapping_add(i64::from(period - 1)) / i64::from(period)) as u64;
-    d.epoch = d.epoch.wrapping_add(n);
-    d.epoch_next = d.epoch_next.wrapping_add(n.wrapping_mul(u64::from(period)));
-    // C passes the `unsigned long` count as `unsigned int`: the truncation is deliberate.
-    d.cpu_runtime = shr_u64(d.cpu_runtime, n as u32);
-    true
+    Changed {
+        cpu_runtime,
+        runtime,
+    }
 }
 
-/// The second half of [`update_mm_sched`]: brings the process's epoch on this CPU up to the
-/// CPU's, halving its runtime once per epoch missed. Returns whether it did.
-#[inline]
-fn catch_up_task_epoch(d: &mut Decay) -> bool {
-    let n = d.epoch.wrapping_sub(d.pcpu_epoch);
-    if n == 0 {
-        return false;
-    }
-    d.pcpu_epoch = d.pcpu_epoch.wrapping_add(n);
-    d.runtime = shr_u64(d.runtime, n as u32);
-    true
-}
-
-/// Returns the process's share of this CPU's decayed runtime, in `NICE_0_LOAD` units.
+/// Returns the process's share `runtime / (cpu_runtime + 1)` of this CPU's decayed runtime, in
+/// `NICE_0_LOAD` units.
 ///
 /// Equivalent to the division of `fraction_mm_sched()`.
 #[inline]
-pub(crate) fn fraction(d: &Decay) -> u64 {
+pub(crate) fn fraction(runtime: u64, cpu_runtime: u64) -> u64 {
     // C divides by `cpu_runtime + 1`, which only a wrapped `cpu_runtime` makes 0 (C would trap).
     NICE_0_LOAD
-        .wrapping_mul(d.runtime)
-        .checked_div(d.cpu_runtime.wrapping_add(1))
+        .wrapping_mul(runtime)
+        .checked_div(cpu_runtime.wrapping_add(1))
         .unwrap_or(0)
-}
-
-#[inline]
-fn decay_load(rq: &RqEpoch, t: &CacheTime) -> Decay {
-    let (epoch, epoch_next, cpu_runtime) = rq.get();
-    let (runtime, pcpu_epoch) = t.get();
-    Decay {
-        epoch,
-        epoch_next,
-        cpu_runtime,
-        runtime,
-        pcpu_epoch,
-    }
 }
 
 /// C entry point of [`account_llc_enqueue`].
@@ -274,23 +369,6 @@ pub unsafe extern "C" fn sched_rust_pref_llc_running(
     }
 }
 
-/// Runs [`update_mm_sched`] on `rq` and `t` at `now` (jiffies) with `period`, writing back only
-/// what changed, and returns the decay state.
-#[inline(always)]
-fn update_mm_sched_at(rq: &RqEpoch, t: &CacheTime, now: c_ulong, period: c_uint) -> Decay {
-    let mut d = decay_load(rq, t);
-    // Most samples fall within an epoch: nothing to write back then. Each half stores what it
-    // changed, as C does, rather than all five fields when either changed.
-    let changed = update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period);
-    if changed.cpu {
-        rq.set(d.epoch, d.epoch_next, d.cpu_runtime);
-    }
-    if changed.task {
-        t.set(d.runtime, d.pcpu_epoch);
-    }
-    d
-}
-
 /// C entry point of [`update_mm_sched`], for `__update_mm_sched()`.
 ///
 /// # Safety
@@ -310,7 +388,11 @@ pub unsafe extern "C" fn sched_rust_update_mm_sched(
     // SAFETY: `pcpu` is the runtime of a process on `rq`'s CPU (safety requirements).
     let t = unsafe { locked.cache_time(pcpu) };
 
-    update_mm_sched_at(locked.epoch(), t, now, period);
+    let mut d = Live {
+        rq: locked.epoch(),
+        t,
+    };
+    update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period);
 }
 
 /// C entry point of [`update_mm_sched`] followed by [`fraction`], for `fraction_mm_sched()`.
@@ -331,8 +413,14 @@ pub unsafe extern "C" fn sched_rust_fraction_mm_sched(
     // SAFETY: `pcpu` is the runtime of a process on `rq`'s CPU (safety requirements).
     let t = unsafe { locked.cache_time(pcpu) };
 
-    let d = update_mm_sched_at(locked.epoch(), t, now, period);
-    kernel::num::casts::arch::u64_as_usize(fraction(&d))
+    let mut d = Live {
+        rq: locked.epoch(),
+        t,
+    };
+    let changed = update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period);
+    let runtime = changed.runtime.unwrap_or_else(|| d.runtime());
+    let cpu_runtime = changed.cpu_runtime.unwrap_or_else(|| d.cpu_runtime());
+    kernel::num::casts::arch::u64_as_usize(fraction(runtime, cpu_runtime))
 }
 
 /// Returns the moving average `avg` updated with `sample`, in steps of 1/2 to 1/8 of the
@@ -443,8 +531,8 @@ mod tests {
             runtime: 500,
             pcpu_epoch: 0,
         };
-        assert_eq!(fraction(&d), NICE_0_LOAD / 2);
+        assert_eq!(fraction(d.runtime, d.cpu_runtime), NICE_0_LOAD / 2);
         d.cpu_runtime = u64::MAX;
-        assert_eq!(fraction(&d), 0);
+        assert_eq!(fraction(d.runtime, d.cpu_runtime), 0);
     }
 }

@@ -5,7 +5,7 @@
 //!
 //! A group's state is allocated as one `PerCpu<CfsTgState>`, initialised for every possible CPU
 //! by C's fixed sequence while still owned by Rust, and only then installed in `tg->cfs_rq`
-//! ([`NewTaskGroup::init_state`]): there is no partly initialised group, and an allocation that
+//! ([`NewTaskGroup::init`]): there is no partly initialised group, and an allocation that
 //! fails leaves the group untouched. The layout is
 //! the C one, so every C accessor (`tg_cfs_rq()`, `tg_se()`, `cfs_rq_se()`,
 //! `__schedstats_from_se()`) works on groups made here, and either side can free a group the
@@ -18,40 +18,28 @@ use kernel::sched::{
     group::{
         self,
         NewTaskGroup,
-        TaskGroup,
         TgEntryInit, //
     },
-    NICE_0_LOAD, //
 };
 
-/// Allocates and initialises the per-CPU state of a new group below `parent`.
-///
-/// Equivalent to `alloc_fair_sched_group()`. On failure the group is left untouched.
-pub(crate) fn alloc_fair_sched_group(tg: &mut NewTaskGroup<'_>, parent: &TaskGroup) -> Result {
-    // The state of every possible CPU, initialised by C's sequence, then installed.
-    tg.init_state(parent, GFP_KERNEL)?;
-    tg.set_shares(NICE_0_LOAD);
-    tg.init_bandwidth(parent);
-    Ok(())
-}
-
-/// C entry point of [`alloc_fair_sched_group`]; returns 1 on success and 0 on failure, as C.
+/// C entry point of `alloc_fair_sched_group()`: allocates and initialises the per-CPU state of
+/// a new group below `parent`; returns 1 on success and 0 on failure, as C. On failure the
+/// group is left untouched.
 ///
 /// # Safety
 ///
 /// `tg` must be a group under creation in `sched_create_group()`, not yet visible to anyone
-/// else; `parent` must be a valid, initialised group.
+/// else, and `parent` the valid, initialised group it is created below.
 #[export]
 pub unsafe extern "C" fn sched_rust_alloc_fair_sched_group(
     tg: *mut ffi::task_group,
     parent: *mut ffi::task_group,
 ) -> c_int {
-    // SAFETY: `tg` is unpublished and ours for the call (safety requirements).
-    let mut tg = unsafe { NewTaskGroup::from_raw(tg) };
-    // SAFETY: `parent` is a valid, initialised group (safety requirements).
-    let parent = unsafe { TaskGroup::from_raw(parent) };
+    // SAFETY: `tg` is unpublished and ours for the call, and `parent` its parent, valid and
+    // initialised (safety requirements).
+    let tg = unsafe { NewTaskGroup::from_raw(tg, parent) };
 
-    c_int::from(alloc_fair_sched_group(&mut tg, parent).is_ok())
+    c_int::from(tg.init(GFP_KERNEL).is_ok())
 }
 
 /// C entry point of `free_fair_sched_group()`.
@@ -105,7 +93,7 @@ pub unsafe extern "C" fn sched_rust_tg_cfs_rq(
     cpu: c_int,
 ) -> *mut ffi::cfs_rq {
     // SAFETY: `tg` is a valid, initialised group for the call (safety requirements).
-    let tg = unsafe { TaskGroup::from_raw(tg) };
+    let tg = unsafe { group::TaskGroup::from_raw(tg) };
     CpuId::from_i32(cpu)
         .and_then(|cpu| tg.cfs_rq(cpu))
         .unwrap_or(core::ptr::null_mut())
@@ -123,7 +111,7 @@ pub unsafe extern "C" fn sched_rust_tg_se(
     cpu: c_int,
 ) -> *mut ffi::sched_entity {
     // SAFETY: `tg` is a valid, initialised group for the call (safety requirements).
-    let tg = unsafe { TaskGroup::from_raw(tg) };
+    let tg = unsafe { group::TaskGroup::from_raw(tg) };
     CpuId::from_i32(cpu)
         .and_then(|cpu| tg.se(cpu))
         .unwrap_or(core::ptr::null_mut())

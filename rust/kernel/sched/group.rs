@@ -9,16 +9,18 @@
 //! first, so that `tg->cfs_rq`, the per-CPU pointer C code uses, is also the allocation. The
 //! root group instead points at the runqueues' own `cfs_rq`s and has no entity.
 //!
-//! What is sound by type here: a new group's state is built by
-//! [`NewTaskGroup::init_state`], which allocates a [`PerCpu<CfsTgState>`] and runs C's fixed
+//! What is sound by type here: a new group's fair-scheduler part is built by
+//! [`NewTaskGroup::init`], which consumes the group under creation (so it runs once) and does
+//! all of `alloc_fair_sched_group()`: it allocates a [`PerCpu<CfsTgState>`], runs C's fixed
 //! initialisation sequence on every possible CPU's slot in place (from the allocator's
-//! zero-filled memory, as in C), with the CPU that [`PerCpu`] hands in for that slot and the
-//! parent entity and depth taken from the parent group on the same CPU, and installs it in
-//! `tg->cfs_rq` only once every CPU is initialised. No safe code chooses the CPU, the parent
-//! entity, the depth or the initialisation steps, and no safe code can install a state that was
-//! not built so. What rests on an `unsafe` contract: the raw pointers C passes in
-//! ([`TaskGroup::from_raw`], [`NewTaskGroup::from_raw`], [`TgEntryInit::from_raw`] for C's
-//! `init_tg_cfs_entry()` calls, [`take_state`] for the free path).
+//! zero-filled memory, as in C) for the CPU that [`PerCpu`] hands in for that slot, with the
+//! parent entity and depth taken from the parent group's slot of the same CPU, installs it in
+//! `tg->cfs_rq` only once every CPU is initialised, then sets the shares and the bandwidth
+//! control. No safe code chooses the CPU, the parent, the depth, the shares or the steps, and
+//! no safe code can install a state that was not built so. What rests on an `unsafe` contract:
+//! the raw pointers C passes in ([`TaskGroup::from_raw`]; [`NewTaskGroup::from_raw`], whose
+//! caller names the group's parent; [`TgEntryInit::from_raw`] for C's `init_tg_cfs_entry()`
+//! calls; [`take_state`] for the free path).
 
 use super::{bindings, cpu_rq, ffi, NICE_0_LOAD};
 use crate::{
@@ -148,7 +150,8 @@ pub unsafe fn group_se_stats(se: *mut bindings::sched_entity) -> *mut bindings::
 
 /// The per-CPU state of a task group on one CPU (`struct cfs_tg_state`).
 ///
-/// Built in place on every possible CPU by [`NewTaskGroup::init_state`], never elsewhere. It is
+/// Built in place on every possible CPU by [`NewTaskGroup::init`] (or, in a debug kernel, by
+/// C's `alloc_fair_sched_group()`), never by other safe code. It is
 /// `!Unpin` (through [`Opaque`]): its bandwidth list heads point into it, so it never moves.
 ///
 /// # Invariants
@@ -337,70 +340,84 @@ impl TgEntryInit<'_> {
     }
 }
 
-/// A task group being created by `sched_create_group()`, not yet visible to anyone else.
+/// A task group being created by `sched_create_group()`, not yet visible to anyone else, with
+/// its parent.
+///
+/// Its fair-scheduler part is built by [`NewTaskGroup::init`], which consumes it: the whole of
+/// `alloc_fair_sched_group()` runs once, with nothing left to the caller.
 ///
 /// # Invariants
 ///
-/// The group is valid and nothing else accesses it during `'a`.
-pub struct NewTaskGroup<'a>(*mut bindings::task_group, PhantomData<&'a mut ()>);
+/// During `'a`: the group is valid and nothing else accesses it; `parent` is the group's parent,
+/// which outlives it (invariants of [`TaskGroup`]).
+pub struct NewTaskGroup<'a> {
+    tg: *mut bindings::task_group,
+    parent: &'a TaskGroup,
+    _p: PhantomData<&'a mut bindings::task_group>,
+}
 
-impl NewTaskGroup<'_> {
-    /// Wraps a task group under creation.
+impl<'a> NewTaskGroup<'a> {
+    /// Wraps a task group under creation and the parent it is created below.
     ///
     /// # Safety
     ///
-    /// `tg` must be valid and not yet published (no other CPU can reach it) for `'a`.
+    /// For `'a`: `tg` must be valid and not yet published (no other CPU can reach it); `parent`
+    /// must be the group `tg` is being created below (the `parent` of `sched_create_group()`),
+    /// valid and initialised.
     #[inline]
-    pub unsafe fn from_raw<'a>(tg: *mut ffi::task_group) -> NewTaskGroup<'a> {
-        // CAST: `ffi::task_group` is the opaque declaration of the `struct task_group` bound here.
-        // INVARIANT: Guaranteed by the safety requirements.
-        NewTaskGroup(tg.cast(), PhantomData)
+    pub unsafe fn from_raw(tg: *mut ffi::task_group, parent: *mut ffi::task_group) -> Self {
+        // INVARIANT: Guaranteed by the safety requirements; a group's parent outlives it
+        // (invariants of `TaskGroup`).
+        NewTaskGroup {
+            // CAST: `ffi::task_group` is the opaque declaration of the `struct task_group` bound
+            // here.
+            tg: tg.cast(),
+            // SAFETY: `parent` is a valid, initialised group for `'a` (safety requirements).
+            parent: unsafe { TaskGroup::from_raw(parent) },
+            _p: PhantomData,
+        }
     }
 
     /// Returns the raw pointer to the group, as C knows it.
     #[inline]
     pub fn as_raw(&self) -> *mut ffi::task_group {
-        self.0.cast()
+        self.tg.cast()
     }
 
-    /// Sets the group's shares (`tg->shares`).
-    #[inline]
-    pub fn set_shares(&mut self, shares: u64) {
-        // SAFETY: The group is valid and unpublished, so this is the only access (type
-        // invariants).
-        unsafe { (*self.0).shares = crate::num::casts::arch::u64_as_usize(shares) };
-    }
-
-    /// Initialises the group's bandwidth control from its parent's (`init_cfs_bandwidth()`).
-    #[inline]
-    pub fn init_bandwidth(&mut self, parent: &TaskGroup) {
-        // SAFETY: By the type invariants, the access to the group is exclusive; the parent is
-        // valid (invariants of `TaskGroup`).
-        unsafe { bindings::sched_rust_init_tg_cfs_bandwidth(self.as_raw(), parent.as_raw()) };
-    }
-
-    /// Allocates the group's per-CPU state below `parent`, initialises it on every possible CPU
-    /// and installs it: `tg->cfs_rq` then owns it, and `free_fair_sched_group()` frees it.
+    /// Builds the group's fair-scheduler part below its parent: allocates its per-CPU state,
+    /// initialises it on every possible CPU and installs it (`tg->cfs_rq` then owns it, and
+    /// `free_fair_sched_group()` frees it), then sets its shares to `NICE_0_LOAD` and its
+    /// bandwidth control from its parent's.
     ///
-    /// Equivalent to the allocation and the per-CPU loop of `alloc_fair_sched_group()`. On
-    /// failure the group is left untouched. Fails with `EEXIST` if the group has a state.
+    /// Equivalent to `alloc_fair_sched_group()`. On failure the group is left untouched, as C
+    /// leaves it when the allocation fails. Fails with `EEXIST` if the group has a state.
     #[inline]
-    pub fn init_state(&mut self, parent: &TaskGroup, flags: Flags) -> Result {
+    pub fn init(self, flags: Flags) -> Result {
+        let tg = self.tg;
         // SAFETY: The group is valid and unpublished, so this is the only access (type
         // invariants).
-        if !unsafe { (*self.0).cfs_rq }.is_null() {
+        if !unsafe { (*tg).cfs_rq }.is_null() {
             return Err(EEXIST);
         }
-        // INVARIANT: `self.0` is valid and ours for the borrow (type invariants); `parent` is
-        // the group's parent.
-        let init = CfsTgStateInit { tg: self.0, parent };
+        // INVARIANT: `tg` is valid and ours for the call, `parent` its parent (type invariants).
+        let init = CfsTgStateInit {
+            tg,
+            parent: self.parent,
+        };
         let state = PerCpu::try_init_per_cpu(init, flags)?;
         // CAST: `cfs_rq` is at offset 0 of `cfs_tg_state`, so the per-CPU address of the state
         // is also that of its `cfs_rq`.
         let cfs_rq = state.into_raw().cast::<bindings::cfs_rq>();
-        // SAFETY: The group is valid and unpublished, so this is the only access (type
-        // invariants); publishing it later orders this store before any reader.
-        unsafe { (*self.0).cfs_rq = cfs_rq.as_raw() };
+        // SAFETY: The group is valid and unpublished, so these are the only accesses (type
+        // invariants); publishing it later orders the stores before any reader.
+        unsafe {
+            (*tg).cfs_rq = cfs_rq.as_raw();
+            (*tg).shares = crate::num::casts::arch::u64_as_usize(NICE_0_LOAD);
+        }
+        // SAFETY: The group is unpublished, so its bandwidth state is ours to initialise (type
+        // invariants); its parent is a valid, initialised group (same), whose bandwidth state
+        // `init_cfs_bandwidth()` only reads.
+        unsafe { bindings::sched_rust_init_tg_cfs_bandwidth(tg.cast(), self.parent.as_raw()) };
         Ok(())
     }
 }

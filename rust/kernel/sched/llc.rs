@@ -18,12 +18,14 @@
 //! (`alb_break_llc()`); `task_tick_cache()` reads `cpu_epoch` under the runqueue lock only;
 //! the debugfs dump reads the counters and `preferred_llc`; domain rebuilds publish `rq->sd`.
 //! Those fields are accessed here with the kernel's atomics ([`Atomic::from_ptr`], relaxed: C's
-//! `READ_ONCE()`/`WRITE_ONCE()`), so that the Rust side has no data race in Rust's memory model;
-//! C keeps its plain accesses, which the kernel's memory model tolerates for these statistics.
+//! `READ_ONCE()`/`WRITE_ONCE()`; `rq->sd` with an acquire load, which orders the reads of the
+//! domain it points to after their publication, as the address dependency does in C), so that
+//! the Rust side has no data race in Rust's memory model; C keeps its plain accesses, which the
+//! kernel's memory model tolerates for these statistics.
 
 use super::{bindings, EpochLocked, RqLocked};
 use crate::{
-    sync::atomic::{Atomic, Relaxed},
+    sync::atomic::{Acquire, Atomic, Relaxed},
     types::Opaque, //
 };
 use core::marker::PhantomData;
@@ -113,11 +115,14 @@ impl RqLlc {
     /// `None` if the runqueue has no domain (`rq->sd == NULL`) or `llc` is out of range.
     #[inline]
     fn llc_count(&self, llc: u32) -> Option<*mut u32> {
-        // `rcu_dereference_all(rq->sd)`: a single read of the published pointer.
+        // `rcu_dereference_all(rq->sd)`: a single read of the published pointer. C orders the
+        // reads through it after the publisher's writes by their address dependency, which the
+        // kernel's memory model guarantees and Rust's does not express: an acquire load orders
+        // them here (the same instruction as a plain load on x86_64, `ldar` on arm64).
         // SAFETY: The runqueue is valid (type invariants); `rq->sd` is published with
         // `rcu_assign_pointer()` by domain rebuilds, which do not take this lock, so it is read
         // atomically.
-        let sd = unsafe { Atomic::from_ptr(&raw mut (*self.rq()).sd).load(Relaxed) };
+        let sd = unsafe { Atomic::from_ptr(&raw mut (*self.rq()).sd).load(Acquire) };
         if sd.is_null() {
             return None;
         }
@@ -250,41 +255,63 @@ impl EpochLocked<'_> {
 pub struct RqEpoch(Opaque<bindings::rq>);
 
 impl RqEpoch {
-    /// Returns `(cpu_epoch, cpu_epoch_next, cpu_runtime)`.
+    // Writers hold `cpu_epoch_lock`, which is held (type invariants). `task_tick_cache()` (under
+    // the runqueue lock only) and `mm_init_sched()` read `cpu_epoch` without it, so it is
+    // accessed atomically; the other two fields are only accessed under the lock, and the same
+    // way at no cost (the helpers are plain moves). Each accessor reads or writes one field, so
+    // that a caller loads only what it uses, as C does.
+
+    /// Returns `rq->cpu_epoch`.
     #[inline]
-    pub fn get(&self) -> (u64, u64, u64) {
-        let rq = self.0.get();
-        // Writers hold `cpu_epoch_lock`, which is held. `task_tick_cache()` (under the runqueue
-        // lock only) and `mm_init_sched()` read `cpu_epoch` without it, so it is accessed
-        // atomically; the other two fields are only accessed under the lock, the same way at no
-        // cost (the helpers are plain moves).
-        // SAFETY: The runqueue is valid (type invariants); `cpu_epoch` is accessed atomically.
-        let epoch = unsafe { Atomic::from_ptr(&raw mut (*rq).cpu_epoch).load(Relaxed) };
-        // SAFETY: As above, for `cpu_epoch_next`.
-        let next = unsafe { Atomic::from_ptr(&raw mut (*rq).cpu_epoch_next).load(Relaxed) };
-        // SAFETY: As above, for `cpu_runtime`.
-        let runtime = unsafe { Atomic::from_ptr(&raw mut (*rq).cpu_runtime).load(Relaxed) };
-        (
-            crate::num::casts::usize_as_u64(epoch),
-            crate::num::casts::usize_as_u64(next),
-            runtime,
-        )
+    pub fn epoch(&self) -> u64 {
+        // SAFETY: The runqueue is valid (type invariants); `cpu_epoch`, which other CPUs read
+        // without `cpu_epoch_lock`, is accessed atomically.
+        let v = unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).cpu_epoch).load(Relaxed) };
+        crate::num::casts::usize_as_u64(v)
     }
 
-    /// Sets `(cpu_epoch, cpu_epoch_next, cpu_runtime)`.
+    /// Sets `rq->cpu_epoch`.
     #[inline]
-    pub fn set(&self, epoch: u64, epoch_next: u64, runtime: u64) {
-        let rq = self.0.get();
-        let (epoch, epoch_next) = (
-            crate::num::casts::arch::u64_as_usize(epoch),
-            crate::num::casts::arch::u64_as_usize(epoch_next),
-        );
-        // SAFETY: As in `get()`; the lock, held (type invariants), makes this the only writer.
-        unsafe { Atomic::from_ptr(&raw mut (*rq).cpu_epoch).store(epoch, Relaxed) };
-        // SAFETY: As above, for `cpu_epoch_next`.
-        unsafe { Atomic::from_ptr(&raw mut (*rq).cpu_epoch_next).store(epoch_next, Relaxed) };
-        // SAFETY: As above, for `cpu_runtime`.
-        unsafe { Atomic::from_ptr(&raw mut (*rq).cpu_runtime).store(runtime, Relaxed) };
+    pub fn set_epoch(&self, v: u64) {
+        let v = crate::num::casts::arch::u64_as_usize(v);
+        // SAFETY: The runqueue is valid and its `cpu_epoch_lock`, which every writer of
+        // `cpu_epoch` takes, is held (type invariants); the store is atomic for the lockless
+        // readers.
+        unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).cpu_epoch).store(v, Relaxed) };
+    }
+
+    /// Returns `rq->cpu_epoch_next`, in jiffies.
+    #[inline]
+    pub fn epoch_next(&self) -> u64 {
+        // SAFETY: The runqueue is valid (type invariants); `cpu_epoch_next` is read and written
+        // under `cpu_epoch_lock` only, which is held, and accessed atomically all the same.
+        let v = unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).cpu_epoch_next).load(Relaxed) };
+        crate::num::casts::usize_as_u64(v)
+    }
+
+    /// Sets `rq->cpu_epoch_next`.
+    #[inline]
+    pub fn set_epoch_next(&self, v: u64) {
+        let v = crate::num::casts::arch::u64_as_usize(v);
+        // SAFETY: The runqueue is valid and `cpu_epoch_lock`, which serialises every access to
+        // `cpu_epoch_next`, is held (type invariants).
+        unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).cpu_epoch_next).store(v, Relaxed) };
+    }
+
+    /// Returns `rq->cpu_runtime`.
+    #[inline]
+    pub fn cpu_runtime(&self) -> u64 {
+        // SAFETY: The runqueue is valid (type invariants); `cpu_runtime` is read and written
+        // under `cpu_epoch_lock` only, which is held, and accessed atomically all the same.
+        unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).cpu_runtime).load(Relaxed) }
+    }
+
+    /// Sets `rq->cpu_runtime`.
+    #[inline]
+    pub fn set_cpu_runtime(&self, v: u64) {
+        // SAFETY: The runqueue is valid and `cpu_epoch_lock`, which serialises every access to
+        // `cpu_runtime`, is held (type invariants).
+        unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).cpu_runtime).store(v, Relaxed) };
     }
 }
 
@@ -300,29 +327,41 @@ impl RqEpoch {
 pub struct CacheTime(Opaque<bindings::sched_cache_time>);
 
 impl CacheTime {
-    /// Returns `(runtime, epoch)`.
+    // Accessed only under the held `cpu_epoch_lock` (`fraction_mm_sched()`,
+    // `account_mm_sched()`); atomically all the same, at no cost (the helpers are plain moves).
+
+    /// Returns the process's decayed runtime on this CPU (`runtime`).
     #[inline]
-    pub fn get(&self) -> (u64, u64) {
-        let t = self.0.get();
-        // Accessed only under the held `cpu_epoch_lock` (`fraction_mm_sched()`,
-        // `account_mm_sched()`); atomically all the same, at no cost (the helpers are plain
-        // moves).
-        // SAFETY: Valid (type invariants); `runtime` is accessed atomically.
-        let runtime = unsafe { Atomic::from_ptr(&raw mut (*t).runtime).load(Relaxed) };
-        // SAFETY: As above, for `epoch`.
-        let epoch = unsafe { Atomic::from_ptr(&raw mut (*t).epoch).load(Relaxed) };
-        (runtime, crate::num::casts::usize_as_u64(epoch))
+    pub fn runtime(&self) -> u64 {
+        // SAFETY: The structure is valid and `cpu_epoch_lock`, which serialises every access to
+        // it, is held (type invariants).
+        unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).runtime).load(Relaxed) }
     }
 
-    /// Sets `(runtime, epoch)`.
+    /// Sets `runtime`.
     #[inline]
-    pub fn set(&self, runtime: u64, epoch: u64) {
-        let t = self.0.get();
-        let epoch = crate::num::casts::arch::u64_as_usize(epoch);
-        // SAFETY: As in `get()`; the lock, held (type invariants), makes this the only writer.
-        unsafe { Atomic::from_ptr(&raw mut (*t).runtime).store(runtime, Relaxed) };
-        // SAFETY: As above, for `epoch`.
-        unsafe { Atomic::from_ptr(&raw mut (*t).epoch).store(epoch, Relaxed) };
+    pub fn set_runtime(&self, v: u64) {
+        // SAFETY: The structure is valid and `cpu_epoch_lock`, which serialises every access to
+        // it, is held (type invariants): this is the only writer.
+        unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).runtime).store(v, Relaxed) };
+    }
+
+    /// Returns the CPU epoch the runtime was last decayed to (`epoch`).
+    #[inline]
+    pub fn epoch(&self) -> u64 {
+        // SAFETY: The structure is valid and `cpu_epoch_lock`, which serialises every access to
+        // it, is held (type invariants).
+        let v = unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).epoch).load(Relaxed) };
+        crate::num::casts::usize_as_u64(v)
+    }
+
+    /// Sets `epoch`.
+    #[inline]
+    pub fn set_epoch(&self, v: u64) {
+        let v = crate::num::casts::arch::u64_as_usize(v);
+        // SAFETY: The structure is valid and `cpu_epoch_lock`, which serialises every access to
+        // it, is held (type invariants): this is the only writer.
+        unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).epoch).store(v, Relaxed) };
     }
 }
 
