@@ -4,8 +4,10 @@
 # make check-unsound: the misuse snippets of tests/unsound/ compiled against
 # the kernel crate of a built kernel, with that build's own rustc command
 # (taken from the .cmd file of the sched_rust crate). Each snippet names the
-# error it must be refused with ("// expect: E0599"); a snippet that
-# compiles, or fails with another error, fails the check. The control
+# error it must be refused with ("// expect: E0599") and, where the code
+# alone could be any misuse of its kind, the text of that error
+# ("// expect-message: no method named `left`"); a snippet that compiles,
+# or fails with another error or another text, fails the check. The control
 # snippets ("// expect: ok") must compile. One line per snippet.
 #   scripts/check-unsound.sh [flavour]   default: test, else main
 # Exit: 0 all as expected, 1 a snippet did not fail as expected, 4 no build
@@ -46,6 +48,8 @@ fail=0 n=0
 for src in "$TOP"/tests/unsound/*.rs; do
 	name=$(basename "$src" .rs)
 	want=$(sed -n 's|^// expect: *||p' "$src" | head -n1)
+	# The error's text, where the code alone could be any misuse of that kind.
+	msg=$(sed -n 's|^// expect-message: *||p' "$src" | head -n1)
 	[ -n "$want" ] || { echo "FAIL $name: no '// expect:' line"; fail=1; continue; }
 	n=$((n + 1))
 	rc=0
@@ -63,8 +67,12 @@ for src in "$TOP"/tests/unsound/*.rs; do
 	elif [ $rc = 0 ]; then
 		echo "FAIL $name: compiles, expected $want"
 		fail=1
+	elif [ "$codes" = "$want " ] && { [ -z "$msg" ] || grep -qF -- "$msg" "$T/$name.log"; }; then
+		echo "PASS $name: refused with $want${msg:+ ($msg)}"
 	elif [ "$codes" = "$want " ]; then
-		echo "PASS $name: refused with $want"
+		echo "FAIL $name: refused with $want, but not for the expected reason ('$msg'):"
+		grep -A6 '^error' "$T/$name.log" | head -n 20
+		fail=1
 	else
 		echo "FAIL $name: refused with ${codes:-no error code}, expected $want:"
 		grep -A6 '^error' "$T/$name.log" | head -n 20

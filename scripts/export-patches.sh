@@ -214,11 +214,13 @@ whose tree links can be followed) and SchedEntity for curr and next,
 whose links are stale once they leave the tree; and the LLC counters and
 epoch clock of cache-aware scheduling, whose fields that other CPUs read
 without the lock are accessed with Atomic::from_ptr(). A new task group's
-per-CPU cfs_tg_state is built on PerCpu by NewTaskGroup::init_state(),
-which runs C's fixed initialisation sequence on each possible CPU's slot
-with the CPU PerCpu hands in and the parent entity of the same CPU, and
-installs the state only once every CPU is initialised: no safe code
-chooses the CPU, the parent, the depth or the steps.
+per-CPU cfs_tg_state is built on PerCpu by NewTaskGroup::init(), which
+consumes the group under creation (whose parent the unsafe from_raw()
+names) and runs all of alloc_fair_sched_group() once: C's fixed
+initialisation sequence on each possible CPU's slot with the CPU PerCpu
+hands in and the parent entity of the same CPU, the installation once
+every CPU is initialised, the shares and the bandwidth control: no safe
+code chooses the CPU, the parent, the depth or the steps.
 
 The scheduler's private structures are bound for kernel::sched alone: a
 second bindgen run in rust/Makefile generates the items of the headers of

@@ -16,15 +16,27 @@
 //!
 //! # Soundness
 //!
-//! Sound by type, for safe code: no view outlives its token (they are borrowed from it), no token
-//! crosses to another thread (`!Send`), no stale tree link is followed (only [`TreeEntity`] has
-//! links), a group's per-CPU state is initialised by a fixed sequence on the CPU of its slot
-//! before it is installed ([`group::NewTaskGroup::init_state`]), and fields that other CPUs
-//! access without the lock are accessed atomically. On an `unsafe` contract: every conversion
-//! from what C passes in (the `assume_held()` of the tokens, `from_raw()`, `RqLocked::cfs_rq`,
-//! `RqLocked::entity`, `RqLocked::task`, `EpochLocked::cache_time`, [`rq_of`],
-//! `group::take_state`, the LLC scan state) states what the caller guarantees.
-//! `make check-unsound` compiles misuse snippets that must each be refused by the compiler.
+//! Sound by type, for safe code:
+//!
+//! - no view outlives its token (every view is borrowed from it), and no token crosses to
+//!   another thread (`!Send`, `!Sync`);
+//! - no stale tree link is followed: only [`TreeEntity`], which only the tree's walk yields,
+//!   has links;
+//! - a group's per-CPU state exists only as [`group::NewTaskGroup::init`] builds it: C's fixed
+//!   sequence on every possible CPU's slot, for the CPU [`PerCpu`](crate::percpu::PerCpu)
+//!   hands in for that slot, below the parent group's entity on the same CPU, installed only
+//!   when complete, then the shares and the bandwidth control, once;
+//! - fields that other CPUs access without the lock are accessed atomically (`rq->sd` with an
+//!   acquire load).
+//!
+//! On an `unsafe` contract, each stating what its caller guarantees: every conversion from what
+//! C passes in: the `assume_held()` of the tokens (the lock is held); `RqLocked::cfs_rq`,
+//! `RqLocked::entity`, `RqLocked::task` and `EpochLocked::cache_time` (the object belongs to
+//! the locked runqueue); [`rq_of`]; `TaskGroup::from_raw`; `NewTaskGroup::from_raw` (the group
+//! is under creation, below the parent named); `TgEntryInit::from_raw` (C's own
+//! `init_tg_cfs_entry()` calls); `group::take_state` (the free path); the LLC scan state's
+//! `from_raw`. `make check-unsound` compiles misuse snippets that must each be refused by the
+//! compiler.
 
 mod bindings;
 mod cfs_rq;

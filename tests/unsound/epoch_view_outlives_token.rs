@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Misuse: keeps the epoch clock after the `cpu_epoch_lock` token is dropped (lifetime hole).
 // expect: E0505
+// expect-message: cannot move out of `locked` because it is borrowed
 use kernel::sched::{ffi, EpochLocked};
 
 /// Reads the epoch clock after dropping the token.
@@ -9,5 +10,5 @@ pub fn f(rq: *mut ffi::rq) -> u64 {
     let locked = unsafe { EpochLocked::assume_held(rq) };
     let epoch = locked.epoch();
     drop(locked);
-    epoch.get().0
+    epoch.epoch()
 }

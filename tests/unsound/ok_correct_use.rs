@@ -59,7 +59,14 @@ pub fn percpu(cpu: CpuId) -> Result<u64> {
         + n as u64)
 }
 
-/// A new group's state, built the only way there is.
-pub fn group(tg: &mut NewTaskGroup<'_>, parent: &TaskGroup) -> Result {
-    tg.init_state(parent, GFP_KERNEL)
+/// A new group's fair-scheduler part, built the only way there is, below its parent.
+pub fn group(tg: *mut ffi::task_group, parent: *mut ffi::task_group) -> Result {
+    // SAFETY: The contract of the entry point: `tg` is under creation below `parent`.
+    let tg = unsafe { NewTaskGroup::from_raw(tg, parent) };
+    tg.init(GFP_KERNEL)
+}
+
+/// The group entity of a group on a CPU.
+pub fn group_se(tg: &TaskGroup, cpu: CpuId) -> bool {
+    tg.se(cpu).is_some()
 }

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The scheduler's private structures, bound by bindgen for the kernel::sched
- * Rust abstractions alone (rust/Makefile: the items of the headers of
- * kernel/sched/), not for every Rust user: rust/bindings/bindings_helper.h
- * includes only rust/sched_rust.h, the prototypes of the entry points.
+ * Rust abstractions alone, not for every Rust user: rust/Makefile generates
+ * only the items whose definitions are in the headers of kernel/sched/ (the
+ * types they use from elsewhere stay the global bindings'), and
+ * rust/bindings/bindings_helper.h includes only kernel/sched/rust/sched_rust.h,
+ * the prototypes of the entry points. sched.h is included whole because its
+ * structures are what the abstractions read; the generated file is filtered
+ * by that path, not by this header.
  */
 #ifndef _KERNEL_SCHED_RUST_SCHED_BINDINGS_H
 #define _KERNEL_SCHED_RUST_SCHED_BINDINGS_H

@@ -5,10 +5,12 @@
  * implementations of the same code.
  *
  * Every C-callable Rust entry point is declared here, once. The header is
- * included at the end of kernel/sched/sched.h, which
- * rust/bindings/bindings_helper.h includes, so the Rust definitions
- * (`#[export]`) are checked against these prototypes at compile time and the
- * Rust side sees the scheduler's private structures.
+ * included at the end of kernel/sched/sched.h, for fair.c, and by
+ * rust/bindings/bindings_helper.h, so the Rust definitions (`#[export]`) are
+ * checked against these prototypes at compile time. It needs only the
+ * structures' names: the global bindings see them opaque, and the
+ * scheduler's private structures are bound for kernel::sched alone
+ * (sched_bindings.h).
  */
 #ifndef _KERNEL_SCHED_RUST_SCHED_RUST_H
 #define _KERNEL_SCHED_RUST_SCHED_RUST_H
