@@ -4,7 +4,8 @@
 # Put the results of the last `make bench` into the repository, in
 # tests/bench/results/: the plots, the full report (report.txt) and
 # README.md, generated here from the run's tables with its command, date,
-# kernel, toolchain and flags. The figures are regenerated, never edited;
+# kernel, toolchain and flags; and the last make latency, make weights and
+# make cpumax reports. The figures are regenerated, never edited;
 # README.md at the top of the repository only links to them.
 # ARCH=arm64 does the same for the last ARCH=arm64 make bench, into
 # tests/bench/results-arm64/.
@@ -47,4 +48,19 @@ cp "$R"/*.svg "$dst/"
 	echo
 	sed "s|$rdir/||g; s|tests/bench/results/||g" "$R/results.md"
 } > "$dst/README.md"
+# The paired experiments of their own targets, from their last run's
+# report (x86_64): make latency's comparison, make weights' and make
+# cpumax's summaries, each with the run's command and date.
+if [ "$KARCH" = x86_64 ]; then
+	for t in latency weights cpumax; do
+		src=$(bootdir "$t")/report.txt
+		[ "$t" = latency ] && src=$(bootdir "$t")/latency.txt
+		[ -s "$src" ] || continue
+		{
+			echo "command: make $t, run $(date -u -r "$src" '+%Y-%m-%d %H:%M UTC')"
+			cat "$src"
+		} > "$dst/$t.txt"
+		log "${rdir}/$t.txt written from $src"
+	done
+fi
 log "${rdir}/ written from $R"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmarks (not tests): three boots of the main kernel, C and Rust compared
+# Benchmarks (not tests): four boots of the main kernel, C and Rust compared
 # in the same boot each time.
 #  1. rsc.mode=bench: the in-kernel microbenchmarks (wall time, C and Rust
 #     interleaved, kernel/sched/rust/fair_bench.c), then the workloads (rt-tests
@@ -76,7 +76,11 @@ done
 	echo "==== rust-sched-cfs benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC') ===="
 	a=
 	[ "$KARCH" = x86_64 ] || a="ARCH=$KARCH "
-	echo "command: ${a}make bench${BENCH_ROUNDS:+ BENCH_ROUNDS=$BENCH_ROUNDS} (scripts/bench.sh)"
+	v=
+	for x in BENCH_CONFIG BENCH_ROUNDS BENCH_LATENCY_PAIRS ICOUNT PERCALL PERCALL_ROUNDS PERF SMP ACCEL; do
+		[ -n "${!x:-}" ] && v="$v $x=${!x}"
+	done
+	echo "command: ${a}make bench$v (scripts/bench.sh)"
 	echo "QEMU $($QEMU --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/'), accel ${ACCEL:-tcg,thread=single}, -smp ${SMP:-4,sockets=2,cores=2,threads=1}, host $(nproc) CPUs"
 	# The flags that decide the figures, from the build.
 	"$TOP/scripts/build-flags.sh" "$flavour"

@@ -516,7 +516,7 @@ fi
 if [ "$mode" = cpumax ]; then
 	check "cpumax: every round measured"
 	set -- $(sed -n 's/^RSC: cpucg_max pairs \([0-9]*\) sides \(.*\) kinds \(.*\) hz .*/\1 \2 \3/p' "$con")
-	if [ $# -lt 7 ]; then
+	if [ $# -lt 6 ]; then
 		problems+=("cpumax: no 'RSC: cpucg_max pairs' line: the experiment did not start")
 	else
 		want=$(( $1 * 2 * 3 ))
@@ -537,7 +537,7 @@ if [ "$mode" = cpumax ]; then
 			END {
 				for (k in keys) {
 					split(k, a, SUBSEP)
-					printf "%s %s: %d rounds, test passes %d, usage/expected %.3f; excess (us): by the sleep%'"'"'s end %+.0f, to exit() %+.0f in %.0f ms, in exit() %+.0f in %.0f ms\n", a[1], a[2], n[k], pass[k], r[k] / n[k], sl[k] / n[k], pre[k] / n[k], tpre[k] / n[k], ex[k] / n[k], tex[k] / n[k]
+					printf "%s %s: %d rounds, test passes %d, usage/expected %.3f; excess (us): by the sleep'"'"'s end %+.0f, to exit() %+.0f in %.0f ms, in exit() %+.0f in %.0f ms\n", a[1], a[2], n[k], pass[k], r[k] / n[k], sl[k] / n[k], pre[k] / n[k], tpre[k] / n[k], ex[k] / n[k], tex[k] / n[k]
 				}
 				for (k in ratio) {
 					split(k, a, SUBSEP)
@@ -706,8 +706,14 @@ if [ ${#problems[@]} -gt 0 ]; then
 	fi
 	seed=$(sed -n 's/.*replay with \(sched_rust_parity_seed=[0-9]*\).*/\1/p' "$con" | head -n1)
 	args=$(sed "s/^console=$console panic=-1 sched_verbose *//; s/ *rcupdate.rcu_cpu_stall_timeout=300//; s/ *watchdog_thresh=165//; s/ *workqueue.watchdog_thresh=420//; s/ *sysctl.kernel.hung_task_timeout_secs=420//" <<< "$cmdline")
+	# The seed of a failed parity case goes into the parameters; the
+	# machine and the timeout are this boot's (make stress's 8 CPUs, ...).
+	[ -n "$seed" ] && args="${args:+$args }$seed"
+	env=
+	[ "$KARCH" != x86_64 ] && env="ARCH=$KARCH "
+	env="${env}SMP=$SMP BOOT_TIMEOUT=$BOOT_TIMEOUT${ACCEL:+ ACCEL=$ACCEL} "
 	echo "reproduce:"
-	echo "  the same kernel, the same guest:  make boot FLAVOUR=$flavour${args:+ BOOT_ARGS=\"$args\"}${seed:+ (and $seed for the same parity cases)}"
+	echo "  the same kernel, the same guest:  ${env}make boot FLAVOUR=$flavour${args:+ BOOT_ARGS=\"$args\"}"
 	echo "  the checks alone on this console:  BOOT_CONSOLE=${BOOT_CONSOLE:-$con} BOOT_RC=$rc scripts/boot.sh $flavour${args:+ $args}"
 	echo "  kernel $bz, .config $B/.config"
 	echo "  qemu: $QEMU -accel $ACCEL -smp $SMP -append \"$cmdline\""
