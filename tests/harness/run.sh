@@ -103,14 +103,23 @@ else
 fi
 
 # README.md's sample report against the last real report: the same kinds
-# of lines (a labelled line's label; an indented line's first word, digits
-# folded, cut after its first "_"; "..." elides repeated kinds), so that a new or renamed report line shows up as a README diff.
+# of lines (a labelled line's label and first word; an indented line's
+# first two words (one if the first ends with ":"), digits folded, the side's name ("rust", "c") folded, a
+# word cut after its first "_" so that test_cpu's cases are one kind; "..."
+# elides repeated kinds), so that a new or renamed report line shows up as
+# a README diff.
 kinds() {
 	sed -n '/^==== rust-sched-cfs boot report/,/^result:/p' "$1" | awk '
+		function fold(w) {
+			gsub(/[0-9]+/, "#", w); sub(/_.*/, "_", w)
+			gsub(/(^|[^a-z])(rust|c)([^a-z]|$)/, "<side>", w)
+			return w
+		}
 		/^====/ { next }
-		/^[a-z][a-z ]*:/ { sub(/:.*/, ""); print "label " $0; next }
+		/^[a-z][a-z ]*:/ { l = $0; sub(/:.*/, "", l); r = $0; sub(/^[^:]*: */, "", r); split(r, a, " ")
+			print "label " l " " fold(a[1]); next }
 		/^ +\.\.\.$/ { next }
-		/^ +/ { w = $1; gsub(/[0-9]+/, "#", w); sub(/_.*/, "_", w); print "line " w }' | sort -u
+		/^ +/ { print "line " fold($1) ($1 ~ /:$/ ? "" : " " fold($2)) }' | sort -u
 }
 rep=$(bootdir test)/report.txt
 if [ -f "$rep" ]; then

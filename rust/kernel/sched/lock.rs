@@ -185,8 +185,8 @@ pub unsafe fn rq_of(cfs_rq: *mut ffi::cfs_rq) -> *mut ffi::rq {
 ///     let locked = unsafe { EpochLocked::assume_held(rq) };
 ///     let clock = locked.epoch();
 ///     // Under the lock, the clock does not move between two reads.
-///     assert_eq!(clock.get(), clock.get());
-///     clock.get().0
+///     assert_eq!(clock.epoch(), clock.epoch());
+///     clock.epoch()
 /// }
 /// # let _ = epoch_of;
 /// ```
