@@ -2,6 +2,7 @@
 //! Misuse: a per-CPU initialiser written in safe code, which could initialise a slot for
 //! another CPU than its own or leave it invalid (hole S3).
 // expect: E0200
+// expect-message: requires an `unsafe impl` declaration
 use kernel::cpu::CpuId;
 use kernel::percpu::PerCpuInit;
 use kernel::prelude::*;

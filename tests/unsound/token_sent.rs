@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Misuse: sends the proof of a lock held by this CPU to another thread.
 // expect: E0277
+// expect-message: cannot be sent between threads safely
 use kernel::sched::{ffi, RqLocked};
 
 fn send_to_another_cpu<T: Send>(_t: T) {}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Misuse: keeps a runqueue view after the lock's token is gone (lifetime hole).
 // expect: E0597
+// expect-message: `locked` does not live long enough
 use kernel::sched::{ffi, RqLocked};
 
 /// Reads `curr` after the token's scope.
