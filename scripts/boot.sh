@@ -426,6 +426,15 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 			continue
 		fi
 		stress_report+=("selftest $t: rust rc ${r#rc }; c rc ${c#rc }")
+		# It prints no cases: it ran if it took CPUs offline.
+		if [ "$t" = cpu-on-off-test ]; then
+			for side in rust c; do
+				[ $side = rust ] && x=$r || x=$c
+				off=$(sed -n 's/.* offlined \([0-9]*\) .*/\1/p' <<< "$x ")
+				[ "${off:-0}" -ge 1 ] ||
+					problems+=("stress: cpu-on-off-test took ${off:-no} CPU offline on $side: it did not run")
+			done
+		fi
 		rrc=$(awk '{ print $2 }' <<< "$r")
 		crc=$(awk '{ print $2 }' <<< "$c")
 		# Exit status 4 is kselftest's skip: the suite tested nothing.

@@ -248,15 +248,20 @@ st_selftests() {	# st_selftests <impl>
 	use $impl
 	n=$(grep -c ^processor /proc/cpuinfo)
 	suite() {	# suite <name> <collection:test>: through the kselftest runner
-		local name=$1 rc=0
+		local name=$1 rc=0 off
+		# cpu-on-off-test.sh prints no cases: what shows that it ran is
+		# the CPUs the kernel took offline meanwhile (x86_64 says so;
+		# arm64 says when one is brought back).
+		dmesg -c > /dev/null
 		ksft -t "$2" > /tmp/suite.out
 		rc=$(cat /tmp/ksft.rc)
+		off=$(dmesg | grep -cE 'CPU [0-9]+ is now offline|CPU[0-9]+: Booted secondary processor')
 		# The runner exits 0 on a skip: kselftest's skip status is 4.
 		grep -qE '^ok [0-9]+ selftests:.*# SKIP' /tmp/suite.out && rc=4
 		# with_stress.sh (test_stress) runs test_core again until 5 s
 		# have passed: one plan per run ("runs"), the cases of all of them:
 		# "plan" is the sum of the plans, empty when none was printed.
-		say "stress_suite $impl $name rc $rc ok $(grep -cE '^# ok ' /tmp/suite.out) not_ok $(grep -cE '^# not ok ' /tmp/suite.out) runs $(grep -cE '^# 1\.\.[0-9]+$' /tmp/suite.out) plan $(sed -n 's/^# 1\.\.\([0-9]*\)$/\1/p' /tmp/suite.out | awk '{ s += $1 } END { if (NR) print s }')"
+		say "stress_suite $impl $name rc $rc ok $(grep -cE '^# ok ' /tmp/suite.out) not_ok $(grep -cE '^# not ok ' /tmp/suite.out) runs $(grep -cE '^# 1\.\.[0-9]+$' /tmp/suite.out) offlined $off plan $(sed -n 's/^# 1\.\.\([0-9]*\)$/\1/p' /tmp/suite.out | awk '{ s += $1 } END { if (NR) print s }')"
 		say "kselftest $impl $(grep -E '^(not )?ok [0-9]+ selftests:' /tmp/suite.out)"
 		# The failed cases: TAP's "not ok", test_cpuset_prs.sh's "Test ... failed".
 		grep -E '^# not ok |^# Test .* failed' /tmp/suite.out |
