@@ -209,7 +209,8 @@ if have_percall:
     say("")
     say("Every call of each piece during real workloads (`rsc.mode=percall`: schedbench hackbench, wake, "
         "pipe, cgroup tree 4x4 created and removed, 4 threads of one process with 2 spinners for the LLC "
-        "preference), both sides in one boot, the switch flipped per run, under `tests/bench/percall.c`. "
+        "preference), both sides in one boot, the switch flipped per run, and a third side for the pick, "
+        "`stock`: 7.3's stock pick with every other piece on C; under `tests/bench/percall.c`. "
         "A call runs from its call instruction to the return to its caller and includes what the piece "
         "calls (the C function and the Rust code inlined into it share the dispatcher's call site). "
         "Calls during which the vCPU took an interrupt or exception or switched tasks (preempted or "
@@ -230,19 +231,27 @@ if have_percall:
     for piece in PIECES:
         for wl in workloads:
             med = {}
-            for impl in ("c", "rust"):
+            # "stock": the runs with 7.3's stock pick (every piece else on C):
+            # the pick's third side, C/stock the gain of the series' first patch.
+            for impl in ("c", "rust", "stock") if piece == "pick" else ("c", "rust"):
                 recs = percall.get((piece, wl, impl), [])
                 if not recs:
                     continue
                 ins = sorted(r[0] for r in recs)
                 med[impl] = pct(ins, 50)
                 means = [sum(r[i] for r in recs) / len(recs) for i in range(1, 5)]
-                ratio = f"{med['rust'] / med['c']:14.3f}" if impl == "rust" and med.get("c") else ""
+                ratio = ""
+                if impl == "rust" and med.get("c"):
+                    ratio = f"{med['rust'] / med['c']:14.3f}"
+                elif impl == "stock" and med.get("stock"):
+                    ratio = f"C/stock {med['c'] / med['stock']:.3f}" if med.get("c") else ""
+                    ratio += f", Rust/stock {med['rust'] / med['stock']:.3f}" if med.get("rust") else ""
                 say(f"{piece:<12} {wl:<10} {impl:<5} {len(recs):7d} {excluded.get((piece, wl, impl), 0):5d}  "
                     f"{'/'.join(str(pct(ins, p)) for p in (10, 50, 90)) + '/' + str(ins[-1]):<24} "
                     f"{means[0]:6.1f} {means[1]:6.1f} {means[2]:6.2f} {means[3]:6.2f}  {ratio}")
-                box.append((piece, wl, impl, pct(ins, 10), pct(ins, 25), pct(ins, 50), pct(ins, 75),
-                            pct(ins, 90)))
+                if impl != "stock":
+                    box.append((piece, wl, impl, pct(ins, 10), pct(ins, 25), pct(ins, 50), pct(ins, 75),
+                                pct(ins, 90)))
             # Pieces that ran in only one of the two sides of a workload are
             # too rare there to compare: shown, not compared.
     say("```")

@@ -528,7 +528,31 @@ static const struct file_operations rust_bench_fops = {
 	.llseek	= default_llseek,
 };
 
+/*
+ * pick_stock: 1 runs 7.3's stock pick and eligibility test on both positions
+ * of the switch, for make bench's per-call run inside workloads (its third
+ * side); 0 (the default) runs fair.c's C or the Rust one.
+ */
+static int sched_rust_pick_stock_get(void *data, u64 *val)
+{
+	*val = static_key_enabled(&sched_rust_pick_stock_key);
+	return 0;
+}
+
+static int sched_rust_pick_stock_set(void *data, u64 val)
+{
+	if (val)
+		static_branch_enable(&sched_rust_pick_stock_key);
+	else
+		static_branch_disable(&sched_rust_pick_stock_key);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(sched_rust_pick_stock_fops, sched_rust_pick_stock_get,
+			 sched_rust_pick_stock_set, "%llu\n");
+
 void __init sched_rust_bench_init_debugfs(struct dentry *dir)
 {
 	debugfs_create_file("bench", 0600, dir, NULL, &rust_bench_fops);
+	debugfs_create_file_unsafe("pick_stock", 0600, dir, NULL, &sched_rust_pick_stock_fops);
 }
