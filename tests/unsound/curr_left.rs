@@ -2,7 +2,7 @@
 //! Misuse: follows the tree links of the running entity, which `__dequeue_entity()` took out of
 //! the tree without clearing them (hole S1).
 // expect: E0599
-// expect-message: no method named `left` found for reference `&SchedEntity`
+// expect-message: no method named `left` found for reference
 use kernel::sched::{ffi, RqLocked};
 
 /// Reads the left child of `cfs_rq->curr`.

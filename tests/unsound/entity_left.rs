@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Misuse: follows the tree links of an entity given by C, which may be running (hole S1).
 // expect: E0599
-// expect-message: no method named `left` found for reference `&SchedEntity`
+// expect-message: no method named `left` found for reference
 use kernel::sched::{ffi, RqLocked};
 
 /// Reads the left child of an entity of the runqueue.

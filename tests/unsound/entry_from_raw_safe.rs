@@ -2,7 +2,7 @@
 //! Misuse: builds a group's per-CPU entry for a CPU and parent of the caller's choice without
 //! taking on the contract (hole S3).
 // expect: E0133
-// expect-message: call to unsafe function `TgEntryInit::<'_>::from_raw`
+// expect-message: ::from_raw` is unsafe and requires unsafe
 use kernel::cpu::CpuId;
 use kernel::sched::{ffi, group::TgEntryInit};
 

@@ -2,7 +2,7 @@
 //! Misuse: follows the tree links of the next buddy, an entity not known to be in the tree
 //! (hole S1).
 // expect: E0599
-// expect-message: no method named `right` found for reference `&SchedEntity`
+// expect-message: no method named `right` found for reference
 use kernel::sched::{ffi, RqLocked};
 
 /// Reads the right child of `cfs_rq->next`.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Misuse: initialises a group's per-CPU state with a generic zeroing initialiser (hole S2).
 // expect: E0277
-// expect-message: the trait bound `CfsTgState: PinInit<CfsTgState, kernel::error::Error>` is not satisfied
+// expect-message: PinInit<
 use kernel::percpu::PerCpu;
 use kernel::prelude::*;
 use kernel::sched::group::CfsTgState;

@@ -2,7 +2,7 @@
 //! Misuse: makes a group's per-CPU state that is only zero-filled, without its list heads,
 //! runqueue or entity links (hole S2).
 // expect: E0599
-// expect-message: the function or associated item `new` exists for struct `PerCpu<CfsTgState>`, but its trait bounds were not satisfied
+// expect-message: the function or associated item `new` exists for struct
 use kernel::percpu::PerCpu;
 use kernel::prelude::*;
 use kernel::sched::group::CfsTgState;
