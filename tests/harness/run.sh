@@ -83,6 +83,9 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"
 		grep -q '^not ok [0-9]* shadow check' "$(bootdir harness)/boot-checks.ktap" &&
 		ok "the divergence is one failed KTAP case of rsc_boot in kunit.py's summary" ||
 		ko "kunit.py's summary of the suites and the boot checks does not count the divergence as one failure: $(grep 'Testing complete' "$(bootdir harness)/kunit-all.txt" 2>/dev/null)"
+	# cpu-on-off-test, which prints no cases, having taken no CPU offline.
+	sed 's/ offlined [0-9]* / offlined 0 /' "$con" > "$tmp/console"
+	expect 1 "the same console with cpu-on-off-test taking no CPU offline" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	# A selftest run whose output lost cases against its plan.
 	sed 's/^\(RSC: cgsel_exit rust [0-9]* cases \)\([0-9]*\) plan \([0-9]*\)$/\10 plan \3/' "$con" > "$tmp/console"
 	expect 1 "the same console with test_cpu's cases short of its plan" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
