@@ -66,7 +66,7 @@ latency: ## scheduling latency of the cgroup workload, C against Rust in paired 
 weights: ## CPU shares of test_cpu's nested groups, C against Rust in paired rounds (5 min)
 	@$(S)/run.sh weights
 
-cpumax: ## test_cpu's cpu.max tests timed: usage against the test's expectation, C against Rust (15 min)
+cpumax: ## test_cpu's cpu.max tests timed: usage against the test's expectation, C against Rust (10 min)
 	@$(S)/run.sh cpumax
 
 boot: ## boot the last FLAVOUR= build again (default test) and check it; BOOT_ARGS= adds parameters
