@@ -233,13 +233,12 @@ impl DecayState for Live<'_> {
     }
 }
 
-/// What [`update_mm_sched`] changed: the CPU's decayed runtime if it advanced the CPU's epoch
-/// clock, the process's if it brought the process's epoch up to the CPU's. The values are those
-/// it stored, so that a caller needing them does not load them again.
+/// What [`update_mm_sched`] changed: the CPU's epoch clock and runtime (`cpu`), the process's
+/// epoch and runtime on that CPU (`task`).
 #[derive(Clone, Copy)]
 pub(crate) struct Changed {
-    pub(crate) cpu_runtime: Option<u64>,
-    pub(crate) runtime: Option<u64>,
+    pub(crate) cpu: bool,
+    pub(crate) task: bool,
 }
 
 // Only the tests ask whether anything changed.
@@ -248,7 +247,7 @@ impl Changed {
     /// Whether anything changed.
     #[inline]
     pub(crate) fn any(self) -> bool {
-        self.cpu_runtime.is_some() || self.runtime.is_some()
+        self.cpu || self.task
     }
 }
 
@@ -263,8 +262,8 @@ pub(crate) fn update_mm_sched<D: DecayState>(d: &mut D, now: u64, period: u32) -
     let epoch_next = d.epoch_next();
     // C: `long delta = now - rq->cpu_epoch_next`.
     let delta = now.wrapping_sub(epoch_next) as i64;
-    let mut cpu_runtime = None;
-    let epoch = if delta > 0 {
+    let cpu = delta > 0;
+    let epoch = if cpu {
         // C: `(delta + period - 1) / period` in `long` arithmetic (wrapping, then signed
         // division by a positive divisor, so no overflow).
         let n = (delta.wrapping_add(i64::from(period - 1)) / i64::from(period)) as u64;
@@ -274,7 +273,6 @@ pub(crate) fn update_mm_sched<D: DecayState>(d: &mut D, now: u64, period: u32) -
         // C passes the `unsigned long` count as `unsigned int`: the truncation is deliberate.
         let v = shr_u64(d.cpu_runtime(), n as u32);
         d.set_cpu_runtime(v);
-        cpu_runtime = Some(v);
         epoch
     } else {
         d.epoch()
@@ -283,17 +281,13 @@ pub(crate) fn update_mm_sched<D: DecayState>(d: &mut D, now: u64, period: u32) -
     // epoch missed.
     let pcpu_epoch = d.pcpu_epoch();
     let n = epoch.wrapping_sub(pcpu_epoch);
-    let mut runtime = None;
-    if n != 0 {
+    let task = n != 0;
+    if task {
         d.set_pcpu_epoch(pcpu_epoch.wrapping_add(n));
         let v = shr_u64(d.runtime(), n as u32);
         d.set_runtime(v);
-        runtime = Some(v);
     }
-    Changed {
-        cpu_runtime,
-        runtime,
-    }
+    Changed { cpu, task }
 }
 
 /// Returns the process's share `runtime / (cpu_runtime + 1)` of this CPU's decayed runtime, in
@@ -417,10 +411,10 @@ pub unsafe extern "C" fn sched_rust_fraction_mm_sched(
         rq: locked.epoch(),
         t,
     };
-    let changed = update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period);
-    let runtime = changed.runtime.unwrap_or_else(|| d.runtime());
-    let cpu_runtime = changed.cpu_runtime.unwrap_or_else(|| d.cpu_runtime());
-    kernel::num::casts::arch::u64_as_usize(fraction(runtime, cpu_runtime))
+    update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period);
+    // Read again, as C does: one load each, where keeping what the update stored would need
+    // a branch on which half it changed.
+    kernel::num::casts::arch::u64_as_usize(fraction(d.runtime(), d.cpu_runtime()))
 }
 
 /// Returns the moving average `avg` updated with `sample`, in steps of 1/2 to 1/8 of the
