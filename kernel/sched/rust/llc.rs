@@ -101,10 +101,24 @@ pub(crate) fn account_llc_dequeue(rq: &RqLlc, p: &TaskLlc) {
 
 /// Returns `v >> n`, or 0 for `n >= 64`.
 ///
-/// Equivalent to `__shr_u64()`.
+/// Equivalent to `__shr_u64()` on a value.
+#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
 #[inline]
 pub(crate) fn shr_u64(v: u64, n: u32) -> u64 {
-    v.checked_shr(n).unwrap_or(0)
+    shr_field(|| v, n)
+}
+
+/// Returns the field `load()` reads shifted right by `n`, or 0 for `n >= 64` without reading it.
+///
+/// Equivalent to `__shr_u64()`, which reads the field only below 64: the read stays in the
+/// branch, where a shift of a value read before it would become a conditional move.
+#[inline(always)]
+fn shr_field(load: impl FnOnce() -> u64, n: u32) -> u64 {
+    if n >= 64 {
+        0
+    } else {
+        load() >> n
+    }
 }
 
 /// The fields [`update_mm_sched`] reads and writes, one at a time: a caller on the live state
@@ -271,7 +285,7 @@ pub(crate) fn update_mm_sched<D: DecayState>(d: &mut D, now: u64, period: u32) -
         d.set_epoch(epoch);
         d.set_epoch_next(epoch_next.wrapping_add(n.wrapping_mul(u64::from(period))));
         // C passes the `unsigned long` count as `unsigned int`: the truncation is deliberate.
-        let v = shr_u64(d.cpu_runtime(), n as u32);
+        let v = shr_field(|| d.cpu_runtime(), n as u32);
         d.set_cpu_runtime(v);
         epoch
     } else {
@@ -284,7 +298,7 @@ pub(crate) fn update_mm_sched<D: DecayState>(d: &mut D, now: u64, period: u32) -
     let task = n != 0;
     if task {
         d.set_pcpu_epoch(pcpu_epoch.wrapping_add(n));
-        let v = shr_u64(d.runtime(), n as u32);
+        let v = shr_field(|| d.runtime(), n as u32);
         d.set_runtime(v);
     }
     Changed { cpu, task }
