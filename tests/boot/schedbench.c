@@ -573,7 +573,7 @@ static int cpumax(const char *cg, int nthreads, double seconds)
 {
 	long usage_sleep, usage_exit, t[3];
 	double t_start, t_reaped;
-	char path[512], pid[32];
+	char pid[32];
 	int fd[2], status, i;
 	pid_t child;
 
@@ -583,12 +583,8 @@ static int cpumax(const char *cg, int nthreads, double seconds)
 	if (child < 0)
 		return 1;
 	if (!child) {
-		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
 		snprintf(pid, sizeof(pid), "%d", getpid());
-		i = open(path, O_WRONLY);
-		if (i < 0 || write(i, pid, strlen(pid)) < 0)
-			_exit(1);
-		close(i);
+		write_file(cg, "cgroup.procs", pid);
 		t[0] = (long)(now() * 1e6);
 		if (write(fd[1], t, sizeof(t[0])) != sizeof(t[0]))
 			_exit(1);

@@ -40,8 +40,8 @@ impl CfsRqView {
     #[inline]
     pub(super) unsafe fn from_raw<'a>(ptr: *mut bindings::cfs_rq) -> &'a Self {
         // CAST: `Self` is `repr(transparent)` over `Opaque<cfs_rq>`, which has its layout.
-        // SAFETY: `ptr` is valid for `'a` by the safety requirements of this function.
         // INVARIANT: The caller holds the runqueue lock for `'a`.
+        // SAFETY: `ptr` is valid for `'a` by the safety requirements of this function.
         unsafe { &*ptr.cast::<Self>() }
     }
 

@@ -71,9 +71,9 @@ impl TreeEntity {
         let se = unsafe { crate::container_of!(node, bindings::sched_entity, run_node) };
         // CAST: `Self` is `repr(transparent)` over `SchedEntity`, itself over
         // `Opaque<sched_entity>`, which has the layout of `sched_entity`.
-        // SAFETY: `se` is valid for `'a` by the safety requirements of this function.
         // INVARIANT: The entity is in the well-formed tree of a runqueue whose lock is held for
         // `'a`.
+        // SAFETY: `se` is valid for `'a` by the safety requirements of this function.
         Some(unsafe { &*se.cast::<Self>() })
     }
 
@@ -121,8 +121,8 @@ impl SchedEntity {
         // CAST: `Self` is `repr(transparent)` over `Opaque<sched_entity>`, which has the layout
         // of `sched_entity`.
         let ptr = ptr.cast::<Self>();
-        // SAFETY: `ptr` is valid for `'a` by the safety requirements of this function.
         // INVARIANT: The caller holds the runqueue lock for `'a`.
+        // SAFETY: `ptr` is valid for `'a` by the safety requirements of this function.
         unsafe { &*ptr }
     }
 

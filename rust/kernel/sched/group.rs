@@ -68,8 +68,8 @@ impl TaskGroup {
     #[inline]
     pub unsafe fn from_raw<'a>(ptr: *mut ffi::task_group) -> &'a Self {
         // CAST: `Self` is `repr(transparent)` over `Opaque<task_group>`, which has its layout.
-        // SAFETY: `ptr` is valid for `'a` by the safety requirements of this function.
         // INVARIANT: The group is initialised, by the safety requirements of this function.
+        // SAFETY: `ptr` is valid for `'a` by the safety requirements of this function.
         unsafe { &*ptr.cast() }
     }
 

@@ -35,10 +35,10 @@ impl RqLocked<'_> {
     #[inline]
     pub fn llc(&self) -> &RqLlc {
         // CAST: `RqLlc` is `repr(transparent)` over `Opaque<rq>`, which has its layout.
-        // SAFETY: The runqueue is valid and locked for `'a` (invariants of `RqLocked`), which
-        // outlives the borrow of `self`.
         // INVARIANT: The lock, a raw spinlock, is held while the view exists, so preemption is
         // disabled, which makes an RCU read-side critical section for `rq->sd`.
+        // SAFETY: The runqueue is valid and locked for `'a` (invariants of `RqLocked`), which
+        // outlives the borrow of `self`.
         unsafe { &*self.rq().cast::<RqLlc>() }
     }
 
@@ -51,9 +51,9 @@ impl RqLocked<'_> {
     #[inline]
     pub unsafe fn task(&self, p: *mut bindings::task_struct) -> &TaskLlc {
         // CAST: `TaskLlc` is `repr(transparent)` over `Opaque<task_struct>`.
+        // INVARIANT: As the next comment says.
         // SAFETY: `p` is valid, and on this runqueue, whose lock is held for `'a` (safety
         // requirements and invariants of `RqLocked`), which outlives the borrow of `self`.
-        // INVARIANT: As just said.
         unsafe { &*p.cast::<TaskLlc>() }
     }
 }
@@ -128,9 +128,12 @@ impl RqLlc {
         }
         // SAFETY: `sd` was published with `rcu_assign_pointer()` and is freed only after a grace
         // period; the held runqueue lock disables preemption, an RCU read-side critical section
-        // that lasts while `self` exists (type invariants), so `sd` is valid here. `llc_max` and
-        // `llc_counts` are set before the domain is published and do not change after.
-        let (max, counts) = unsafe { ((*sd).llc_max, (*sd).llc_counts) };
+        // that lasts while `self` exists (type invariants), so `sd` is valid here. `llc_max` is
+        // set before the domain is published and does not change after.
+        let max = unsafe { (*sd).llc_max };
+        // SAFETY: As valid as for `llc_max`; `llc_counts` is set with it before the domain is
+        // published and does not change after.
+        let counts = unsafe { (*sd).llc_counts };
         // No separate NULL test: the domain code sets and clears `llc_counts` and `llc_max`
         // together (`build_sched_domains()`, `cpu_attach_domain()`), so a domain without
         // counts has `llc_max == 0` and fails this bound.
@@ -220,9 +223,9 @@ impl EpochLocked<'_> {
     #[inline]
     pub fn epoch(&self) -> &RqEpoch {
         // CAST: `RqEpoch` is `repr(transparent)` over `Opaque<rq>`.
+        // INVARIANT: As the next comment says.
         // SAFETY: The runqueue is valid and its `cpu_epoch_lock` held for `'a` (invariants of
         // `EpochLocked`), which outlives the borrow of `self`.
-        // INVARIANT: As just said.
         unsafe { &*self.rq.cast::<RqEpoch>() }
     }
 
@@ -235,10 +238,11 @@ impl EpochLocked<'_> {
     #[inline]
     pub unsafe fn cache_time(&self, t: *mut bindings::sched_cache_time) -> &CacheTime {
         // CAST: `CacheTime` is `repr(transparent)` over `Opaque<sched_cache_time>`.
+        // INVARIANT: `t` is valid and its CPU's `cpu_epoch_lock` held while the view exists, as
+        // the next comment says.
         // SAFETY: `t` is valid for `'a` and belongs to this CPU, whose `cpu_epoch_lock`
         // serialises its writers and is held for `'a` (safety requirements, type invariants),
         // which outlives the borrow of `self`.
-        // INVARIANT: As just said.
         unsafe { &*t.cast::<CacheTime>() }
     }
 }

@@ -104,10 +104,10 @@ impl RqLocked<'_> {
     /// `cfs` or a group's on this CPU.
     #[inline]
     pub unsafe fn cfs_rq(&self, cfs_rq: *mut ffi::cfs_rq) -> &CfsRqView {
+        // CAST: `ffi::cfs_rq` is the opaque declaration of the `struct cfs_rq` bound here.
         // SAFETY: `cfs_rq` is valid and belongs to this runqueue by the safety requirements, so
         // its fields and its tree are protected by the lock held for `'a` (type invariants),
         // which outlives the borrow of `self` that the view is tied to.
-        // CAST: `ffi::cfs_rq` is the opaque declaration of the `struct cfs_rq` bound here.
         unsafe { CfsRqView::from_raw(cfs_rq.cast()) }
     }
 
