@@ -31,7 +31,7 @@ FLAVOUR ?= test
 BOOT_ARGS ?=
 
 .PHONY: all help main test test-kasan test-arm64 test-all stress latency weights cpumax boot shell bench bench-arm64 \
-	bench-readme bench-readme-arm64 kunit kunit-uml setup fetch overlay patches check-series \
+	bench-scale bench-readme bench-readme-arm64 bench-readme-scale kunit kunit-uml setup fetch overlay patches check-series \
 	lint check-off check-inline check-rust-min check-unsound check-harness clean
 
 all: main
@@ -81,11 +81,17 @@ bench: ## C and Rust (and 7.3's stock pick) in the same boot: instructions per c
 bench-arm64: ## make bench on the arm64 main kernel
 	@ARCH=arm64 $(S)/bench.sh
 
+bench-scale: ## per-call instructions, C and Rust, at 4 to 64 CPUs in 2 to 16 LLCs (SCALE_SIZES=)
+	@$(S)/bench-scale.sh
+
 bench-readme: ## write the last make bench results to tests/bench/results/
 	@$(S)/bench-readme.sh
 
 bench-readme-arm64: ## the same for make bench-arm64 (tests/bench/results-arm64/)
 	@ARCH=arm64 $(S)/bench-readme.sh
+
+bench-readme-scale: ## the same for make bench-scale (tests/bench/results-scale/)
+	@BENCH_README=scale $(S)/bench-readme.sh
 
 kunit: ## the KUnit suites through tools/testing/kunit/kunit.py (x86_64 under QEMU)
 	@$(S)/kunit.sh

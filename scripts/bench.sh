@@ -30,6 +30,7 @@
 # $CACHE/bench-results-arm64.
 
 . "$(dirname "$0")/common.sh"
+. "$TOP/scripts/bench-lib.sh"
 
 case ${BENCH_CONFIG:-distro} in
 distro)	flavour=main ;;
@@ -50,27 +51,7 @@ fi
 rm -rf "$R"
 mkdir -p "$R/raw"
 
-# The plugins build against the plugin API header of Debian's qemu source
-# package (bookworm), fetched through a private apt configuration like the
-# kernel source.
-q=$CACHE/qemu-plugin
-if [ ! -f "$q/include/qemu-plugin.h" ]; then
-	mkdir -p "$q/lists/partial" "$q/include"
-	printf 'deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main\n' \
-		> "$q/sources.list"
-	o=(-o Dir::Etc::SourceList="$q/sources.list" -o Dir::Etc::SourceParts=/dev/null
-		-o Dir::State::Lists="$q/lists" -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
-	log "fetching Debian's qemu source for the TCG plugin API header"
-	apt-get "${o[@]}" update -qq
-	(cd "$q" && apt-get "${o[@]}" source --download-only -qq qemu)
-	tar -C "$q" -xJf "$q"/qemu_*.orig.tar.xz --wildcards '*/include/qemu/qemu-plugin.h'
-	cp "$q"/qemu-*/include/qemu/qemu-plugin.h "$q/include/"
-fi
-for p in icount percall; do
-	[ "$q/lib$p.so" -nt "$TOP/tests/bench/$p.c" ] ||
-		gcc -shared -fPIC -O2 -Wall -Werror -I"$q/include" -o "$q/lib$p.so" "$TOP/tests/bench/$p.c" ||
-		die "cannot build the QEMU plugin tests/bench/$p.c"
-done
+percall_plugins
 
 {
 	echo "==== rust-sched-cfs benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC') ===="
@@ -129,64 +110,10 @@ if [ "${ICOUNT:-1}" != 0 ]; then
 	cp "$con" "$R/icount-console.log"
 fi
 
-# 3. Per call inside workloads. The call sites of the pieces' C entry points
-# (each dispatches to C or to the Rust code inlined into it), from the
-# disassembly: "call <insn> <return address> <piece>". task_cache_work() is
-# reached through task_work_run()'s indirect call. The segment mark is the
-# write to pick_stats the guest does before every run. A call during which
-# the vCPU entered an interrupt, an exception or a context switch is left
-# out (counted as disturbed).
+# 3. Per call inside workloads (the call sites: percall_conf in
+# scripts/bench-lib.sh).
 if [ "${PERCALL:-1}" != 0 ]; then
-	dis=$B/vmlinux.dis
-	[ "$dis" -nt "$B/vmlinux" ] || llvm-objdump$LLVM_SUFFIX -d --no-show-raw-insn "$B/vmlinux" > "$dis"
-	pieces="pick:pick_eevdf_debug llc_enqueue:account_llc_enqueue_debug llc_dequeue:account_llc_dequeue_debug
-		occupancy:fraction_mm_sched cache_work:task_cache_work tg_alloc:alloc_fair_sched_group
-		tg_free:free_fair_sched_group"
-	i=0
-	for p in $pieces; do
-		[ "${p#*:}" = task_cache_work ] && cw=$i
-		i=$((i + 1))
-	done
-	{
-		i=0
-		for p in $pieces; do
-			echo "fn $i ${p%%:*}"
-			i=$((i + 1))
-		done
-		awk -v pieces="$pieces" '
-		BEGIN {
-			n = split(pieces, a, /[ \t\n]+/)
-			for (i = 1; i <= n; i++) { split(a[i], b, ":"); id[b[2]] = i - 1 }
-		}
-		/^[0-9a-f]+ <.*>:$/ { fn = substr($2, 2, length($2) - 3); next }
-		$1 ~ /^[0-9a-f]+:$/ {
-			addr = substr($1, 1, length($1) - 1)
-			if (pend != "") { print pend " " addr pendid; pend = "" }
-			if ($2 != "callq")
-				next
-			t = $4; gsub(/[<>]/, "", t)
-			if ($3 ~ /^0x/ && t in id) { pend = "call " addr; pendid = " " id[t] }
-			else if (fn == "task_work_run" && ($3 ~ /^\*/ || t ~ /^__x86_indirect_thunk_/)) {
-				pend = "icall " addr; pendid = ""
-			}
-		}' "$dis"
-		awk -v cw="$cw" '
-			$3 == "task_cache_work" { print "entry " $1 " " cw }
-			$3 == "sched_rust_pick_stats_write" { print "mark " $1 }
-			$3 ~ /^(asm_sysvec_|asm_exc_|asm_common_interrupt$|asm_spurious_interrupt$|__switch_to_asm$)/ {
-				print "irq " $1
-			}' "$B/System.map"
-	} > "$R/percall.conf"
-	i=0
-	for p in $pieces; do
-		[ "$i" = "$cw" ] || grep -q "^call [0-9a-f]* [0-9a-f]* $i\$" "$R/percall.conf" ||
-			die "percall: no direct call of ${p#*:} in $dis"
-		i=$((i + 1))
-	done
-	grep -q '^mark ' "$R/percall.conf" && grep -q '^entry ' "$R/percall.conf" &&
-		grep -q '^irq ' "$R/percall.conf" &&
-		grep -q '^icall ' "$R/percall.conf" ||
-		die "percall: no segment mark, task_cache_work entry, interrupt entry or task_work_run indirect call ($R/percall.conf)"
+	percall_conf "$B" "$R/percall.conf"
 	log "boot $(( 1 + (${ICOUNT:-1} != 0) + 1 ))/$nboots: workloads under the per-call plugin (cache model on)"
 	BOOT_TIMEOUT=${BENCH_TIMEOUT:-7200} \
 		QEMU_EXTRA="-plugin $q/libpercall.so,conf=$R/percall.conf,cache=on,raw=$R/raw -d plugin -D $R/percall.log" \

@@ -58,7 +58,10 @@ if ! cmp -s "$want" "$B/.config.done" 2>/dev/null || [ ! -f "$B/.config" ]; then
 		CONFIG_*=n) grep -qx "# ${line%=n} is not set" "$B/.config" || missing="$missing $line" ;;
 		CONFIG_*) grep -qx "$line" "$B/.config" || missing="$missing $line" ;;
 		esac
-	done < "$want"
+	# A later fragment's value of a symbol overrides an earlier one's, as
+	# in merge_config.sh: only the last line of each symbol is checked.
+	done < <(awk '/^CONFIG_/ { s = $0; sub(/=.*/, "", s); last[s] = $0; if (!(s in seen)) { seen[s] = 1; order[++n] = s } }
+		END { for (i = 1; i <= n; i++) print last[order[i]] }' "$want")
 	if [ -n "$missing" ]; then
 		kmake O="$B" rustavailable || true
 		fail "requested config options did not survive olddefconfig:$missing"

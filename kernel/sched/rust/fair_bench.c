@@ -27,6 +27,7 @@
 #include <linux/debugfs.h>
 #include <linux/prandom.h>
 #include <linux/seq_buf.h>
+#include <linux/seq_file.h>
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
 
@@ -551,8 +552,28 @@ static int sched_rust_pick_stock_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(sched_rust_pick_stock_fops, sched_rust_pick_stock_get,
 			 sched_rust_pick_stock_set, "%llu\n");
 
+#ifdef CONFIG_FAIR_GROUP_SCHED
+/*
+ * tg_state_size: the per-CPU memory of one task group, for make
+ * bench-scale: the size and alignment of struct cfs_tg_state, which C's
+ * alloc_percpu() and Rust's PerCpu::new() both ask the percpu allocator
+ * for, the possible CPUs it is allocated on, and their product.
+ */
+static int sched_rust_tg_state_size_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "size %zu align %zu possible_cpus %u bytes_per_group %zu\n",
+		   sizeof(struct cfs_tg_state), __alignof__(struct cfs_tg_state),
+		   num_possible_cpus(), sizeof(struct cfs_tg_state) * num_possible_cpus());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sched_rust_tg_state_size);
+#endif
+
 void __init sched_rust_bench_init_debugfs(struct dentry *dir)
 {
 	debugfs_create_file("bench", 0600, dir, NULL, &rust_bench_fops);
 	debugfs_create_file_unsafe("pick_stock", 0600, dir, NULL, &sched_rust_pick_stock_fops);
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	debugfs_create_file("tg_state_size", 0444, dir, NULL, &sched_rust_tg_state_size_fops);
+#endif
 }

@@ -430,7 +430,7 @@ impl<'a> NewTaskGroup<'a> {
 ///
 /// `tg` must be a non-root group being freed (`sched_free_group()`): nothing can reach it any
 /// more, and its `cfs_rq` is null or the state allocated for it, by Rust
-/// ([`NewTaskGroup::init_state`]) or by C's `alloc_fair_sched_group()`, both initialising every
+/// ([`NewTaskGroup::init`]) or by C's `alloc_fair_sched_group()`, both initialising every
 /// possible CPU.
 pub unsafe fn take_state(tg: *mut ffi::task_group) -> Option<PerCpu<CfsTgState>> {
     // CAST: `ffi::task_group` is the opaque declaration of the `struct task_group` bound here.

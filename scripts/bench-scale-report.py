@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make bench-scale's report: scripts/bench-report.py's per-call figures at
+every machine size, the checks of each size, a table and two plots.
+
+  bench-scale-report.py <results directory> <CPUs:LLCs> ...
+
+Per size, <dir>/<CPUs>-<LLCs>/ holds run.txt ("cpus llcs host_seconds
+boot_exit"), console.log (tests/boot/init, rsc.mode=scale), percall.log and
+raw/<segment>.<piece> (tests/bench/percall.c). Prints the report (Markdown)
+and writes scale_cpus.svg and scale_llcs.svg (gnuplot) and results.md.
+Exits 1 when a check fails: a size that did not finish, a guest that does
+not see the CPUs or LLCs asked for, a piece that did not run on a side, a
+scan that did not visit every CPU, no thread with a preferred LLC, threads
+that did not spread over every LLC, a shadow or LLC check that compared
+nothing or found a difference.
+"""
+import array
+import os
+import re
+import subprocess
+import sys
+
+RES = sys.argv[1]
+SIZES = [tuple(int(x) for x in s.split(":")) for s in sys.argv[2:]]
+PIECES = ["pick", "llc_enqueue", "llc_dequeue", "occupancy", "cache_work", "tg_alloc", "tg_free"]
+# The workload each piece is measured in: the threads run for the pick and
+# the LLC pieces, the cgroup tree for the group's allocation and free.
+WORKLOAD = {p: "threads" for p in PIECES}
+WORKLOAD.update(tg_alloc="cgtree", tg_free="cgtree")
+SHADOW_MIN = int(os.environ.get("SCALE_SHADOW_MIN", "1000"))
+LLC_CHECK_MIN = int(os.environ.get("SCALE_LLC_CHECK_MIN", "100"))
+problems = []
+out = []
+
+
+def say(line=""):
+    out.append(line)
+
+
+def pct(v, p):
+    return v[min(len(v) - 1, (len(v) * p) // 100)]
+
+
+def size_data(cpus, llcs):
+    """One size's figures, or None; its problems go to `problems`."""
+    d = os.path.join(RES, f"{cpus}-{llcs}")
+    tag = f"{cpus} CPUs in {llcs} LLCs"
+    try:
+        with open(os.path.join(d, "run.txt")) as f:
+            _, _, host_s, rc = f.read().split()
+    except (OSError, ValueError):
+        problems.append(f"{tag}: not run (no run.txt)")
+        return None
+    r = {"cpus": cpus, "llcs": llcs, "host_s": int(host_s), "rc": int(rc)}
+    con = open(os.path.join(d, "console.log"), errors="replace").read()
+    if "RSC: DONE" not in con:
+        why = "timed out" if "timeout after" in open(os.path.join(d, "boot.txt"), errors="replace").read() \
+            else f"boot exit {rc}"
+        problems.append(f"{tag}: not measured: the guest did not finish ({why}, {host_s} s of host time)")
+        r["unfinished"] = why
+        return r
+    if r["rc"] != 0:
+        problems.append(f"{tag}: scripts/boot.sh failed (exit {rc}): see {d}/boot.txt")
+
+    def line(key):
+        m = re.findall(rf"^RSC: {key} (.*)$", con, re.M)
+        return m[-1].split() if m else None
+
+    seen_cpus = line("cpus")
+    seen_llcs = line("llc_count")
+    if not seen_cpus or int(seen_cpus[0]) != cpus:
+        problems.append(f"{tag}: the guest reports {seen_cpus and seen_cpus[0]} CPUs")
+    if not seen_llcs or int(seen_llcs[0]) != llcs:
+        problems.append(f"{tag}: the guest reports {seen_llcs and seen_llcs[0]} LLCs")
+    ts = line("tg_state_size")
+    if ts and len(ts) == 8:
+        r["tg_size"], r["tg_possible"], r["tg_bytes"] = int(ts[1]), int(ts[5]), int(ts[7])
+        if r["tg_possible"] != cpus:
+            problems.append(f"{tag}: {r['tg_possible']} possible CPUs, not {cpus}")
+    else:
+        problems.append(f"{tag}: no tg_state_size line")
+
+    # The measured runs: segment k (1-based) is the k-th pcrun line; the
+    # last ("end") segment holds the checks and is not measured.
+    runs = [l.split()[2:4] for l in con.splitlines() if l.startswith("RSC: pcrun ")]
+    plog = open(os.path.join(d, "percall.log"), errors="replace").read() \
+        if os.path.exists(os.path.join(d, "percall.log")) else ""
+    segs = re.search(r"^percall_segments (\d+)", plog, re.M)
+    if not runs or runs[-1] != ["end", "end"] or not segs or int(segs.group(1)) != len(runs) + 1:
+        problems.append(f"{tag}: the per-call plugin saw {segs.group(1) if segs else 'no'} segments "
+                        f"for {len(runs)} runs")
+        return r
+    recs = {}
+    excl = {}
+    for l in plog.splitlines():
+        f = l.split()
+        if f[:1] == ["percall"] and 1 <= int(f[1]) < len(runs):
+            impl, wl = runs[int(f[1]) - 1]
+            excl[(f[2], wl, impl)] = excl.get((f[2], wl, impl), 0) + int(f[6]) + int(f[8])
+    for k, (impl, wl) in enumerate(runs[:-1], start=1):
+        for piece in PIECES:
+            path = os.path.join(d, "raw", f"{k}.{piece}")
+            if os.path.exists(path):
+                a = array.array("I")
+                with open(path, "rb") as f:
+                    a.frombytes(f.read())
+                recs.setdefault((piece, wl, impl), []).extend(a[i] for i in range(0, len(a), 5))
+    r["med"] = {}
+    r["calls"] = {}
+    for piece in PIECES:
+        for impl in ("c", "rust"):
+            ins = sorted(recs.get((piece, WORKLOAD[piece], impl), []))
+            r["calls"][(piece, impl)] = (len(ins), excl.get((piece, WORKLOAD[piece], impl), 0))
+            if ins:
+                r["med"][(piece, impl)] = pct(ins, 50)
+            else:
+                problems.append(f"{tag}: {piece} was not measured on {impl} (no undisturbed call in "
+                                f"the {WORKLOAD[piece]} run)")
+        # The scan: fraction_mm_sched() once per CPU of every scan.
+    for impl in ("c", "rust"):
+        scans = sum(r["calls"][("cache_work", impl)])
+        occ = sum(r["calls"][("occupancy", impl)])
+        r[("per_scan", impl)] = occ / scans if scans else 0
+        if not scans:
+            problems.append(f"{tag}: task_cache_work() never ran on {impl}")
+        elif occ < scans * cpus * 0.9:
+            problems.append(f"{tag}: the scan visited {occ / scans:.1f} CPUs per call on {impl}, not {cpus}")
+    # The threads: a preferred LLC, and spread over every LLC.
+    for impl in ("c", "rust"):
+        t = [l.split() for l in con.splitlines() if l.startswith(f"RSC: scale_threads {impl} ")]
+        if not t:
+            problems.append(f"{tag}: no threads run on {impl}")
+            continue
+        f = t[-1]
+        pref, used = int(f[7]), int(f[9])
+        r[("pref", impl)], r[("used", impl)] = pref, used
+        if pref < 1:
+            problems.append(f"{tag}: no thread got a preferred LLC on {impl}")
+        if used != llcs:
+            problems.append(f"{tag}: the threads ran in {used} of the {llcs} LLCs on {impl}")
+
+    # The checks after the measured runs: counted from their start.
+    start = line("scale_checks_start")
+    sh, lc, ls = line("shadow"), line("llc_check"), line("llc_shadow")
+    if not (start and sh and lc and ls):
+        problems.append(f"{tag}: the checks did not report (scale_checks_start, shadow, llc_check, llc_shadow)")
+        return r
+    i = start.index("llc_check")
+    j = start.index("llc_shadow")
+    sh0, lc0, ls0 = start[1:i], start[i + 1:j], start[j + 1:]
+
+    def ops(v):
+        side, o = None, {}
+        for a, b in zip(v[3:], v[4:]):
+            if a in ("c", "rust"):
+                side = a
+            elif b.isdigit() and side:
+                o[(side, a)] = int(b)
+        return o
+
+    r["shadow"] = int(sh[1]) - int(sh0[1])
+    r["llc_check"] = int(lc[1]) - int(lc0[1])
+    o1, o0 = ops(ls), ops(ls0)
+    r["llc_shadow"] = {k: o1[k] - o0.get(k, 0) for k in o1}
+    if sh[0] != "1" or int(sh[2]) != 0 or r["shadow"] < SHADOW_MIN:
+        problems.append(f"{tag}: shadow check on={sh[0]}, {r['shadow']} picks compared (at least "
+                        f"{SHADOW_MIN}), {sh[2]} divergences")
+    if lc[0] != "1" or int(lc[2]) != 0 or r["llc_check"] < LLC_CHECK_MIN:
+        problems.append(f"{tag}: LLC check on={lc[0]}, {r['llc_check']} dequeues checked (at least "
+                        f"{LLC_CHECK_MIN}), {lc[2]} violations")
+    if ls[0] != "1" or int(ls[1]) != 0:
+        problems.append(f"{tag}: LLC shadow check on={ls[0]}, {ls[1]} divergences")
+    for side in ("c", "rust"):
+        for op in ("enqueue", "dequeue", "epoch", "avg"):
+            if r["llc_shadow"].get((side, op), 0) < 1:
+                problems.append(f"{tag}: LLC shadow check: {op} never compared with {side} selected")
+    r["sh_div"], r["lc_viol"], r["ls_div"] = int(sh[2]), int(lc[2]), int(ls[1])
+    return r
+
+
+data = [size_data(c, l) for c, l in SIZES]
+with open(os.path.join(RES, "header.txt")) as f:
+    header = f.read()
+
+say("### Cost against machine size (`make bench-scale`)")
+say("")
+say("The main kernel booted at each size (one LLC per QEMU socket), C and Rust in the same boot, "
+    "every call of each piece counted in instructions under `tests/bench/percall.c` (no cache model): "
+    "the pick and the LLC pieces inside one process with as many threads as CPUs walking a shared "
+    "buffer beside half as many single-threaded spinners, `tg_alloc`/`tg_free` inside a 4 x 3 cgroup "
+    "tree (84 groups) created and removed. Median instructions per call; `bytes/group`: the per-CPU "
+    "state of one task group (`sizeof(struct cfs_tg_state)` x possible CPUs, the same allocation on "
+    "both sides); `scan`: CPUs visited per `task_cache_work()` scan (calls of `fraction_mm_sched()` "
+    "per scan); `host s`: the size's host time, boot included.")
+say("")
+say("```")
+hdr = f"{'CPUs':>4} {'LLCs':>4} {'host s':>6} {'bytes/group':>11} {'scan c/rust':>11}"
+for piece in PIECES:
+    hdr += f"  {piece + ' C/Rust (Rust/C)':>30}"
+say(hdr)
+for r in data:
+    if r is None:
+        continue
+    row = f"{r['cpus']:4d} {r['llcs']:4d} {r['host_s']:6d} "
+    if "unfinished" in r or "med" not in r:
+        say(row + f"not measured: {r.get('unfinished', 'no per-call data')}")
+        continue
+    row += f"{r.get('tg_bytes', 0):11d} {r[('per_scan', 'c')]:5.1f}/{r[('per_scan', 'rust')]:<5.1f}"
+    for piece in PIECES:
+        c, ru = r["med"].get((piece, "c")), r["med"].get((piece, "rust"))
+        cell = f"{c}/{ru} ({ru / c:.3f})" if c and ru else "-"
+        row += f"  {cell:>30}"
+    say(row)
+say("```")
+say("")
+say("Calls measured per side (undisturbed + left out), threads with a preferred LLC and LLCs the "
+    "threads ran in (largest of the once-a-second samples), and the checks run after the measured "
+    "runs (the threads workload again on each side with the shadow and LLC checks on):")
+say("")
+say("```")
+for r in data:
+    if r is None or "med" not in r:
+        continue
+    calls = " ".join(f"{p} {r['calls'][(p, 'c')][0]}+{r['calls'][(p, 'c')][1]}/"
+                     f"{r['calls'][(p, 'rust')][0]}+{r['calls'][(p, 'rust')][1]}" for p in PIECES)
+    say(f"{r['cpus']}:{r['llcs']}  calls c/rust: {calls}")
+    say(f"{'':5} preferred LLC c {r.get(('pref', 'c'))} rust {r.get(('pref', 'rust'))} threads; "
+        f"LLCs used c {r.get(('used', 'c'))} rust {r.get(('used', 'rust'))}; "
+        f"shadow {r.get('shadow')} compared / {r.get('sh_div')} divergences; "
+        f"LLC check {r.get('llc_check')} / {r.get('lc_viol')}; LLC shadow "
+        + " ".join(f"{s} {o} {n}" for (s, o), n in sorted(r.get('llc_shadow', {}).items()))
+        + f" / {r.get('ls_div')} divergences")
+say("```")
+say("")
+
+# Plots: cost against CPUs at the smallest LLC count, against LLCs at the
+# largest CPU count; C solid, Rust dashed, one colour per piece.
+done = [r for r in data if r and "med" in r]
+series = {
+    "cpus": ("CPUs", sorted((r for r in done if r["llcs"] == min(l for _, l in SIZES)), key=lambda r: r["cpus"]),
+             "cpus"),
+    "llcs": ("LLCs", sorted((r for r in done if r["cpus"] == max(c for c, _ in SIZES)), key=lambda r: r["llcs"]),
+             "llcs"),
+}
+for name, (label, rows, key) in series.items():
+    if len(rows) < 2:
+        continue
+    dat = os.path.join(RES, f"scale_{name}.dat")
+    with open(dat, "w") as f:
+        for r in rows:
+            f.write(f"{r[key]} " + " ".join(str(r["med"].get((p, s), "NaN")) for p in PIECES
+                                            for s in ("c", "rust")) + "\n")
+    fixed = f"{rows[0]['llcs']} LLCs" if name == "cpus" else f"{rows[0]['cpus']} CPUs"
+    plots = []
+    for i, p in enumerate(PIECES):
+        plots.append(f"'scale_{name}.dat' using 1:{2 + 2 * i} with linespoints lc {i + 1} dt 1 pt 7 title '{p} C'")
+        plots.append(f"'scale_{name}.dat' using 1:{3 + 2 * i} with linespoints lc {i + 1} dt 2 pt 6 title '{p} Rust'")
+    gp = f"""set terminal svg size 1000,560 dynamic font 'sans,11'
+set output 'scale_{name}.svg'
+set title 'Instructions per call (median) against {label}, {fixed}: C solid, Rust dashed'
+set xlabel '{label}'
+set ylabel 'instructions per call'
+set logscale xy 2
+set grid
+set key outside right
+plot {", ".join(plots)}
+"""
+    try:
+        subprocess.run(["gnuplot"], input=gp, text=True, cwd=RES, check=True)
+        say(f"![instructions per call against {label}](tests/bench/results-scale/scale_{name}.svg)")
+        say("")
+    except (OSError, subprocess.CalledProcessError) as e:
+        problems.append(f"gnuplot failed for scale_{name}.svg: {e}")
+
+# Growth: the cost at the largest size of a series over its smallest, per side.
+say("Growth of the median cost from the smallest to the largest size of each series (C, Rust):")
+say("")
+say("```")
+for name, (label, rows, key) in series.items():
+    if len(rows) < 2:
+        continue
+    a, b = rows[0], rows[-1]
+    cells = []
+    for p in PIECES:
+        g = [b["med"].get((p, s), 0) / a["med"][(p, s)] if a["med"].get((p, s)) else float("nan")
+             for s in ("c", "rust")]
+        cells.append(f"{p} {g[0]:.2f}/{g[1]:.2f}")
+    say(f"{label} {a[key]} -> {b[key]}: " + ", ".join(cells))
+say("```")
+say("")
+if problems:
+    say("Checks: FAIL")
+    for p in problems:
+        say(f"- {p}")
+else:
+    say(f"Checks: PASS at {len(done)} sizes (CPUs and LLCs as asked, every piece measured on both sides, "
+        "every scan over every CPU, a preferred LLC and every LLC used on both sides, shadow and LLC "
+        "checks with no difference).")
+text = "\n".join(out) + "\n"
+with open(os.path.join(RES, "results.md"), "w") as f:
+    f.write(text)
+print(text, end="")
+sys.exit(1 if problems else 0)
