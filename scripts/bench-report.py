@@ -97,6 +97,9 @@ pcon = read("percall-console.log")
 plog = read("percall.log")
 runs = [l.split()[2:4] for l in pcon.splitlines() if l.startswith("RSC: pcrun ")]
 segs = re.search(r"^percall_segments (\d+) cache (\w+)", plog, re.M)
+# tests/bench/percall.c's raw record: instructions, data lines, instruction
+# lines, L1D misses, L2 misses, measured calls made inside the call.
+RECORD = 6
 PIECES = ["pick", "llc_enqueue", "llc_dequeue", "occupancy", "cache_work", "tg_alloc", "tg_free"]
 percall = {}    # (piece, workload, impl) -> list of records
 excluded = {}   # (piece, workload, impl) -> calls disturbed or lost
@@ -120,7 +123,7 @@ if have_percall and need(runs and runs[-1] == ["end", "end"], "no complete per-c
             with open(path, "rb") as f:
                 a.frombytes(f.read())
             percall.setdefault((piece, wl, impl), []).extend(
-                tuple(a[i:i + 5]) for i in range(0, len(a), 5))
+                tuple(a[i:i + 5]) for i in range(0, len(a), RECORD))
 
 # ------------------------------------------------------------ workload data
 wb = {}     # metric -> {"c": [], "rust": [], "better": ...}

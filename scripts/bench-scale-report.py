@@ -23,7 +23,11 @@ import sys
 
 RES = sys.argv[1]
 SIZES = [tuple(int(x) for x in s.split(":")) for s in sys.argv[2:]]
-PIECES = ["pick", "llc_enqueue", "llc_dequeue", "occupancy", "cache_work", "tg_alloc", "tg_free"]
+# The pieces of the per-call plugin; "scan" is the task_cache_work() calls
+# that scanned (made measured calls, one fraction_mm_sched() per CPU), the
+# others returned at the one-scanner-per-period gate.
+PIECES = ["pick", "llc_enqueue", "llc_dequeue", "occupancy", "scan", "tg_alloc", "tg_free"]
+RECORD = 6      # tests/bench/percall.c's raw record, M_NESTED last
 # The workload each piece is measured in: the threads run for the pick and
 # the LLC pieces, the cgroup tree for the group's allocation and free.
 WORKLOAD = {p: "threads" for p in PIECES}
@@ -99,33 +103,37 @@ def size_data(cpus, llcs):
             impl, wl = runs[int(f[1]) - 1]
             excl[(f[2], wl, impl)] = excl.get((f[2], wl, impl), 0) + int(f[6]) + int(f[8])
     for k, (impl, wl) in enumerate(runs[:-1], start=1):
-        for piece in PIECES:
+        for piece in PIECES + ["cache_work"]:
             path = os.path.join(d, "raw", f"{k}.{piece}")
             if os.path.exists(path):
                 a = array.array("I")
                 with open(path, "rb") as f:
                     a.frombytes(f.read())
-                recs.setdefault((piece, wl, impl), []).extend(a[i] for i in range(0, len(a), 5))
+                recs.setdefault((piece, wl, impl), []).extend(
+                    (a[i], a[i + RECORD - 1]) for i in range(0, len(a), RECORD))
+    for impl in ("c", "rust"):
+        cw = recs.get(("cache_work", "threads", impl), [])
+        recs[("scan", "threads", impl)] = [x for x in cw if x[1] > 0]
+        excl[("scan", "threads", impl)] = excl.get(("cache_work", "threads", impl), 0)
     r["med"] = {}
     r["calls"] = {}
     for piece in PIECES:
         for impl in ("c", "rust"):
-            ins = sorted(recs.get((piece, WORKLOAD[piece], impl), []))
+            ins = sorted(x[0] for x in recs.get((piece, WORKLOAD[piece], impl), []))
             r["calls"][(piece, impl)] = (len(ins), excl.get((piece, WORKLOAD[piece], impl), 0))
             if ins:
                 r["med"][(piece, impl)] = pct(ins, 50)
             else:
                 problems.append(f"{tag}: {piece} was not measured on {impl} (no undisturbed call in "
                                 f"the {WORKLOAD[piece]} run)")
-        # The scan: fraction_mm_sched() once per CPU of every scan.
+    # The scan: fraction_mm_sched() once per CPU of every scan.
     for impl in ("c", "rust"):
-        scans = sum(r["calls"][("cache_work", impl)])
-        occ = sum(r["calls"][("occupancy", impl)])
-        r[("per_scan", impl)] = occ / scans if scans else 0
-        if not scans:
-            problems.append(f"{tag}: task_cache_work() never ran on {impl}")
-        elif occ < scans * cpus * 0.9:
-            problems.append(f"{tag}: the scan visited {occ / scans:.1f} CPUs per call on {impl}, not {cpus}")
+        visits = sorted(x[1] for x in recs[("scan", "threads", impl)])
+        r[("per_scan", impl)] = pct(visits, 50) if visits else 0
+        if not visits:
+            problems.append(f"{tag}: task_cache_work() never scanned on {impl}")
+        elif visits[0] != cpus or visits[-1] != cpus:
+            problems.append(f"{tag}: the scans on {impl} visited {visits[0]} to {visits[-1]} CPUs, not {cpus}")
     # The threads: a preferred LLC, and spread over every LLC.
     for impl in ("c", "rust"):
         t = [l.split() for l in con.splitlines() if l.startswith(f"RSC: scale_threads {impl} ")]
@@ -133,7 +141,7 @@ def size_data(cpus, llcs):
             problems.append(f"{tag}: no threads run on {impl}")
             continue
         f = t[-1]
-        pref, used = int(f[7]), int(f[9])
+        pref, used = int(f[6]), int(f[8])
         r[("pref", impl)], r[("used", impl)] = pref, used
         if pref < 1:
             problems.append(f"{tag}: no thread got a preferred LLC on {impl}")
@@ -191,11 +199,12 @@ say("The main kernel booted at each size (one LLC per QEMU socket), C and Rust i
     "buffer beside half as many single-threaded spinners, `tg_alloc`/`tg_free` inside a 4 x 3 cgroup "
     "tree (84 groups) created and removed. Median instructions per call; `bytes/group`: the per-CPU "
     "state of one task group (`sizeof(struct cfs_tg_state)` x possible CPUs, the same allocation on "
-    "both sides); `scan`: CPUs visited per `task_cache_work()` scan (calls of `fraction_mm_sched()` "
-    "per scan); `host s`: the size's host time, boot included.")
+    "both sides); `scan`: the `task_cache_work()` calls that scanned (the others return at the "
+    "one-scanner-per-period gate), and `visits`: the CPUs each scan visited (its calls of "
+    "`fraction_mm_sched()`, the same for every scan); `host s`: the size's host time, boot included.")
 say("")
 say("```")
-hdr = f"{'CPUs':>4} {'LLCs':>4} {'host s':>6} {'bytes/group':>11} {'scan c/rust':>11}"
+hdr = f"{'CPUs':>4} {'LLCs':>4} {'host s':>6} {'bytes/group':>11} {'visits':>6}"
 for piece in PIECES:
     hdr += f"  {piece + ' C/Rust (Rust/C)':>30}"
 say(hdr)
@@ -206,7 +215,7 @@ for r in data:
     if "unfinished" in r or "med" not in r:
         say(row + f"not measured: {r.get('unfinished', 'no per-call data')}")
         continue
-    row += f"{r.get('tg_bytes', 0):11d} {r[('per_scan', 'c')]:5.1f}/{r[('per_scan', 'rust')]:<5.1f}"
+    row += f"{r.get('tg_bytes', 0):11d} {r[('per_scan', 'c')]:6d}"
     for piece in PIECES:
         c, ru = r["med"].get((piece, "c")), r["med"].get((piece, "rust"))
         cell = f"{c}/{ru} ({ru / c:.3f})" if c and ru else "-"

@@ -31,8 +31,9 @@
  * no prefetcher; there is no shared LLC model.
  *
  * At exit the log gets one summary line per segment and function; with raw=
- * every call's record (5 x uint32: instructions, data lines, instruction
- * lines, L1D misses, L2 misses) goes to <dir>/<segment>.<function>.
+ * every call's record (6 x uint32: instructions, data lines, instruction
+ * lines, L1D misses, L2 misses, measured calls made inside it) goes to
+ * <dir>/<segment>.<function>.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -51,9 +52,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define STALE		(200ULL * 1000 * 1000)	/* instructions */
 #define LINE_SHIFT	6
 
-enum { M_INS, M_DLINES, M_ILINES, M_L1M, M_L2M, NR_METRICS };
+enum { M_INS, M_DLINES, M_ILINES, M_L1M, M_L2M, M_NESTED, NR_METRICS };
 static const char *const metric_name[NR_METRICS] = {
-	"ins", "dlines", "ilines", "l1d_miss", "l2_miss",
+	"ins", "dlines", "ilines", "l1d_miss", "l2_miss", "nested",
 };
 
 struct cache {
@@ -63,7 +64,7 @@ struct cache {
 
 struct frame {
 	uint64_t ret, ins0, l1m0, l2m0;
-	unsigned int fn, seg, nd, ni, nused, disturbed;
+	unsigned int fn, seg, nd, ni, nused, disturbed, nested;
 	uint64_t *set;			/* open addressing, 0 = empty */
 	uint32_t *used;			/* slots to clear */
 };
@@ -203,7 +204,7 @@ static void frame_reset(struct frame *f)
 
 	for (i = 0; i < f->nused; i++)
 		f->set[f->used[i]] = 0;
-	f->nused = f->nd = f->ni = 0;
+	f->nused = f->nd = f->ni = f->nested = 0;
 }
 
 static void record(struct vcpu *v, struct frame *f)
@@ -233,6 +234,7 @@ static void record(struct vcpu *v, struct frame *f)
 	r->v[M_ILINES] = f->ni;
 	r->v[M_L1M] = v->l1m - f->l1m0;
 	r->v[M_L2M] = v->l2m - f->l2m0;
+	r->v[M_NESTED] = f->nested;
 }
 
 static void push(struct vcpu *v, uint64_t ret, unsigned int fn, uint64_t ins0)
@@ -248,6 +250,9 @@ static void push(struct vcpu *v, uint64_t ret, unsigned int fn, uint64_t ins0)
 		data[seg][fn].lost++;
 		return;
 	}
+	/* A measured call made inside the open ones (task_cache_work()'s scan). */
+	for (unsigned int i = 0; i < v->depth; i++)
+		v->fr[i].nested++;
 	f = &v->fr[v->depth++];
 	frame_reset(f);
 	f->ret = ret;
