@@ -283,16 +283,18 @@ impl<T> PerCpu<T> {
         E: From<AllocError>,
     {
         let ptr = Self::alloc(flags)?;
-        for (done, cpu) in possible_cpus().enumerate() {
+        for cpu in possible_cpus() {
             // SAFETY: `ptr` is a live per-CPU allocation for `T`s and `cpu` possible.
             let slot = unsafe { Self::slot(ptr, cpu) };
             // SAFETY: `slot` is `cpu`'s instance, zero-filled by `alloc()` and not yet written,
             // and it is never moved: it is freed only by the drop of the `PerCpu` built below, or
             // here on failure.
             if let Err(e) = unsafe { init.init_cpu(cpu, slot) } {
-                for cpu in possible_cpus().take(done) {
-                    // SAFETY: The first `done` possible CPUs were initialised above (contract of
-                    // `PerCpuInit`); each is dropped once, in place, before the memory is freed.
+                let failed = cpu;
+                for cpu in possible_cpus().take_while(|&cpu| cpu != failed) {
+                    // SAFETY: The possible CPUs before the one that failed were initialised
+                    // above (contract of `PerCpuInit`); each is dropped once, in place, before
+                    // the memory is freed.
                     unsafe { core::ptr::drop_in_place(Self::slot(ptr, cpu)) };
                 }
                 // SAFETY: `ptr` came from the per-CPU allocator, and nothing refers to it now.
@@ -322,6 +324,24 @@ impl<T> PerCpu<T> {
             ptr: ptr.0,
             _t: PhantomData,
         }
+    }
+
+    /// Frees a per-CPU allocation given as a raw `__percpu` address, as C's `free_percpu()`
+    /// does: nothing for null. Only for types without drop glue (checked at build time), whose
+    /// instances need nothing but their memory given back; it is what [`PerCpu::from_raw`] and
+    /// a drop would do, without the check for null that a [`PerCpuPtr`] needs.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be null or an allocation that [`PerCpu::from_raw`] could take over, and
+    /// nothing may use it afterwards.
+    #[inline]
+    pub unsafe fn free_raw(ptr: *mut T) {
+        const { assert!(!core::mem::needs_drop::<T>()) };
+        // SAFETY: `ptr` is null, which `free_percpu()` ignores, or a per-CPU allocation that
+        // nothing uses any more (safety requirements); `T` needs no drop, so giving the memory
+        // back is all that its drop would do.
+        unsafe { bindings::free_percpu(ptr.cast()) };
     }
 
     /// Gives up ownership and returns the `__percpu` address, e.g. to store it in a C structure.

@@ -34,7 +34,7 @@
 //! `RqLocked::entity`, `RqLocked::task` and `EpochLocked::cache_time` (the object belongs to
 //! the locked runqueue); [`rq_of`]; `TaskGroup::from_raw`; `NewTaskGroup::from_raw` (the group
 //! is under creation, below the parent named); `TgEntryInit::from_raw` (C's own
-//! `init_tg_cfs_entry()` calls); `group::take_state` (the free path); the LLC scan state's
+//! `init_tg_cfs_entry()` calls); `group::free_state` (the free path); the LLC scan state's
 //! `from_raw`. `make check-unsound` compiles misuse snippets that must each be refused by the
 //! compiler.
 

@@ -88,8 +88,13 @@ void sched_rust_update_avg_scale(u64 *avg, u64 sample, int llc_size);
 void sched_rust_assert_rq_held(struct rq *rq);
 void sched_rust_assert_epoch_held(struct rq *rq);
 
-/* Steps of init_tg_cfs_entry() and alloc_fair_sched_group(), static in fair.c. */
+/*
+ * Steps of init_tg_cfs_entry() and alloc_fair_sched_group(), from fair.c:
+ * __always_inline there, so that the Rust side gets them inline as C does.
+ */
+void sched_rust_init_cfs_rq(struct cfs_rq *cfs_rq);
 void sched_rust_init_cfs_rq_runtime(struct cfs_rq *cfs_rq);
+void sched_rust_init_entity_runnable_average(struct sched_entity *se);
 void sched_rust_init_tg_cfs_bandwidth(struct task_group *tg, struct task_group *parent);
 
 #endif /* _KERNEL_SCHED_RUST_SCHED_RUST_H */

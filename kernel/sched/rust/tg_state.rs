@@ -52,7 +52,7 @@ pub unsafe extern "C" fn sched_rust_alloc_fair_sched_group(
 pub unsafe extern "C" fn sched_rust_free_fair_sched_group(tg: *mut ffi::task_group) {
     // SAFETY: `tg` is being freed and unreachable; its state, if any, was allocated for it by C
     // or Rust (safety requirements).
-    drop(unsafe { group::take_state(tg) });
+    unsafe { group::free_state(tg) };
 }
 
 /// C entry point of `init_tg_cfs_entry()`, which C calls for the root group in

@@ -20,13 +20,13 @@
 //! no safe code can install a state that was not built so. What rests on an `unsafe` contract:
 //! the raw pointers C passes in ([`TaskGroup::from_raw`]; [`NewTaskGroup::from_raw`], whose
 //! caller names the group's parent; [`TgEntryInit::from_raw`] for C's `init_tg_cfs_entry()`
-//! calls; [`take_state`] for the free path).
+//! calls; [`free_state`] for the free path).
 
 use super::{bindings, cpu_rq, ffi, NICE_0_LOAD};
 use crate::{
     alloc::Flags,
     cpu::CpuId,
-    percpu::{cpu_possible, PerCpu, PerCpuInit, PerCpuPtr},
+    percpu::{cpu_possible, PerCpu, PerCpuInit},
     prelude::*,
     types::Opaque, //
 };
@@ -274,7 +274,7 @@ impl TgEntryInit<'_> {
     #[inline]
     fn init_cfs_rq(&mut self) {
         // SAFETY: `cfs_rq` is valid and exclusively ours (type invariants).
-        unsafe { bindings::init_cfs_rq(self.cfs_rq) };
+        unsafe { bindings::sched_rust_init_cfs_rq(self.cfs_rq.cast()) };
     }
 
     /// Sets the owning group and the runqueue of this CPU (`cfs_rq->tg`, `cfs_rq->rq`).
@@ -335,7 +335,7 @@ impl TgEntryInit<'_> {
     fn init_runnable_average(&mut self) {
         if !self.se.is_null() {
             // SAFETY: `se` is valid and exclusively ours (type invariants).
-            unsafe { bindings::init_entity_runnable_average(self.se) };
+            unsafe { bindings::sched_rust_init_entity_runnable_average(self.se.cast()) };
         }
     }
 }
@@ -422,9 +422,8 @@ impl<'a> NewTaskGroup<'a> {
     }
 }
 
-/// Takes the per-CPU state back from a group being freed, leaving `tg->cfs_rq` null.
-///
-/// Returns `None` if the group has none (its allocation failed).
+/// Frees the per-CPU state of a group being freed, as C's `free_percpu(tg->cfs_rq)`: nothing
+/// for a group whose allocation failed.
 ///
 /// # Safety
 ///
@@ -432,13 +431,14 @@ impl<'a> NewTaskGroup<'a> {
 /// more, and its `cfs_rq` is null or the state allocated for it, by Rust
 /// ([`NewTaskGroup::init`]) or by C's `alloc_fair_sched_group()`, both initialising every
 /// possible CPU.
-pub unsafe fn take_state(tg: *mut ffi::task_group) -> Option<PerCpu<CfsTgState>> {
+#[inline]
+pub unsafe fn free_state(tg: *mut ffi::task_group) {
     // CAST: `ffi::task_group` is the opaque declaration of the `struct task_group` bound here.
     let tg = tg.cast::<bindings::task_group>();
     // SAFETY: `tg` is valid and exclusively ours by the safety requirements.
-    let cfs_rq = unsafe { core::mem::replace(&mut (*tg).cfs_rq, core::ptr::null_mut()) };
-    let state = PerCpuPtr::from_raw(cfs_rq.cast::<CfsTgState>())?;
-    // SAFETY: The allocation is a per-CPU `cfs_tg_state` initialised on every possible CPU
-    // (same size and alignment whether C or Rust made it), and it is taken over once, here.
-    Some(unsafe { PerCpu::from_raw(state) })
+    let cfs_rq = unsafe { (*tg).cfs_rq };
+    // SAFETY: `cfs_rq` is null or the group's per-CPU `cfs_tg_state` (at offset 0 of it),
+    // initialised on every possible CPU (same size and alignment whether C or Rust made it);
+    // the group is unreachable, so nothing uses it afterwards (safety requirements).
+    unsafe { PerCpu::<CfsTgState>::free_raw(cfs_rq.cast()) };
 }
