@@ -12,6 +12,22 @@
 
 . "$(dirname "$0")/common.sh"
 
+# readme_block <name> <file>: README.md's lines between "<!-- <name>: begin -->"
+# and "<!-- <name>: end -->" become <file>'s.
+readme_block() {
+	/usr/bin/python3 - "$TOP/README.md" "$1" "$2" <<-'EOP'
+	import sys
+	readme, name, src = sys.argv[1:]
+	text = open(readme).read()
+	begin, end = f"<!-- {name}: begin -->\n", f"<!-- {name}: end -->"
+	if begin not in text or end not in text:
+	    sys.exit(f"README.md has no {name} block")
+	head, rest = text.split(begin, 1)
+	tail = rest.split(end, 1)[1]
+	open(readme, "w").write(head + begin + open(src).read() + end + tail)
+	EOP
+}
+
 # BENCH_README=scale: the last make bench-scale, into tests/bench/results-scale/.
 if [ "${BENCH_README:-}" = scale ]; then
 	R=$CACHE/bench-scale
@@ -39,6 +55,7 @@ if [ "${BENCH_README:-}" = scale ]; then
 		echo
 		sed "s|tests/bench/results-scale/||g" "$R/results.md"
 	} > "$dst/README.md"
+	readme_block scale "$R/summary.md" || die "cannot write README.md's scale block"
 	log "tests/bench/results-scale/ written from $R"
 	exit 0
 fi
@@ -93,5 +110,14 @@ if [ "$KARCH" = x86_64 ]; then
 		} > "$dst/$t.txt"
 		log "${rdir}/$t.txt written from $src"
 	done
+fi
+# README.md's summary of the x86_64 run.
+if [ "$KARCH" = x86_64 ]; then
+	{
+		echo "\`make bench\`, $(sed -n 's/^==== rust-sched-cfs benchmarks, \(.*\) ====$/\1/p' "$R/header.txt"), x86_64 main kernel ([all figures](tests/bench/results/README.md)):"
+		echo
+		cat "$R/summary.md"
+	} > "$R/summary-readme.md"
+	readme_block bench "$R/summary-readme.md" || die "cannot write README.md's bench block"
 fi
 log "${rdir}/ written from $R"

@@ -154,6 +154,9 @@ if problems:
     sys.exit(1)
 
 # ------------------------------------------------------------------- report
+# The few figures README.md quotes (make bench-readme puts them there):
+# ranges over the cases and workloads of the tables below.
+summary = []
 if have_icount:
     say("### Microbenchmarks, instructions per call")
     say("")
@@ -195,6 +198,21 @@ if have_icount:
                 f"{r / c if c > 0 else 0:7.3f} {r / st if st > 0 else 0:10.3f}")
         say("```")
         say("")
+    pick = [n for n in ratios if n == "eligible_call" or n.startswith("pick_")]
+    if pick:
+        summary.append(("pick_icount", len(pick), min(ratios[n] for n in pick), max(ratios[n] for n in pick)))
+    for n in ("llc_enq_deq", "llc_occupancy"):
+        if n in ratios:
+            summary.append((n, ratios[n]))
+    if stock:
+        cs, rs = [], []
+        for name in stock:
+            st, c2 = ((x - e) / batch for x in icount[name])
+            r = (icount[name[len("stock_"):]][1] - e) / batch
+            if st > 0:
+                cs.append(c2 / st)
+                rs.append(r / st)
+        summary.append(("stock_icount", len(cs), min(cs), max(cs), min(rs), max(rs)))
     with open(os.path.join(RES, "pick_tree.dat"), "w") as f:
         for kind in ("fast", "heap"):
             f.write(f"# {kind}: n C Rust\n")
@@ -227,6 +245,8 @@ if have_percall:
         f"{'dl':>6} {'il':>6} {'l1d':>6} {'l2':>6}  {'Rust/C p50 ins':>14}")
     box = []
     cachebars = []
+    pc_ratio = {}   # piece -> Rust/C of the median, per workload
+    pc_stock = []   # (C/stock, Rust/stock) of the pick, per workload
     workloads = []
     for _, wl in runs[:-1]:
         if wl not in workloads:
@@ -246,7 +266,10 @@ if have_percall:
                 ratio = ""
                 if impl == "rust" and med.get("c"):
                     ratio = f"{med['rust'] / med['c']:14.3f}"
+                    pc_ratio.setdefault(piece, []).append(med["rust"] / med["c"])
                 elif impl == "stock" and med.get("stock"):
+                    if med.get("c") and med.get("rust"):
+                        pc_stock.append((med["c"] / med["stock"], med["rust"] / med["stock"]))
                     ratio = f"C/stock {med['c'] / med['stock']:.3f}" if med.get("c") else ""
                     ratio += f", Rust/stock {med['rust'] / med['stock']:.3f}" if med.get("rust") else ""
                 say(f"{piece:<12} {wl:<10} {impl:<5} {len(recs):7d} {excluded.get((piece, wl, impl), 0):5d}  "
@@ -259,6 +282,12 @@ if have_percall:
             # too rare there to compare: shown, not compared.
     say("```")
     say("")
+    for piece in PIECES:
+        if pc_ratio.get(piece):
+            summary.append(("percall", piece, len(pc_ratio[piece]), min(pc_ratio[piece]), max(pc_ratio[piece])))
+    if pc_stock:
+        summary.append(("percall_stock", len(pc_stock), min(c for c, _ in pc_stock), max(c for c, _ in pc_stock),
+                        min(r for _, r in pc_stock), max(r for _, r in pc_stock)))
     # Cache lines and misses per call, all workloads together.
     say("Cache lines and simulated misses per call, all workloads together (mean per call):")
     say("")
@@ -414,3 +443,31 @@ for line in out:
         md.extend(textwrap.wrap(line, 100, break_on_hyphens=False))
 with open(os.path.join(RES, "results.md"), "w") as f:
     f.write("\n".join(md) + "\n")
+
+# summary.md: README.md's results block (make bench-readme), from the
+# figures above: ranges over the cases or workloads.
+def n_of(n, what):
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def rng(a, b):
+    return f"{a:.3f}" if f"{a:.3f}" == f"{b:.3f}" else f"{a:.3f}-{b:.3f}"
+
+
+sm = []
+for item in summary:
+    if item[0] == "pick_icount":
+        sm.append(f"- Pick and eligibility test, in-kernel microbenchmarks ({n_of(item[1], 'state')}): Rust/C "
+                  f"{rng(item[2], item[3])} (C with the series' first patch: the same algorithm).")
+    elif item[0] == "stock_icount":
+        sm.append(f"- Against 7.3's stock C on the same states: C/stock {rng(item[2], item[3])} (the first "
+                  f"patch, for every kernel), Rust/stock {rng(item[4], item[5])}.")
+    elif item[0] in ("llc_enq_deq", "llc_occupancy"):
+        sm.append(f"- {item[0]} microbenchmark: Rust/C {item[1]:.3f}.")
+    elif item[0] == "percall":
+        sm.append(f"- {item[1]} per call inside workloads ({n_of(item[2], 'workload')}): Rust/C {rng(item[3], item[4])}.")
+    elif item[0] == "percall_stock":
+        sm.append(f"- pick per call inside workloads against the stock pick ({n_of(item[1], 'workload')}): C/stock "
+                  f"{rng(item[2], item[3])}, Rust/stock {rng(item[4], item[5])}.")
+with open(os.path.join(RES, "summary.md"), "w") as f:
+    f.write("\n".join(sm) + "\n")

@@ -306,6 +306,32 @@ else:
     say(f"Checks: PASS at {len(done)} sizes (CPUs and LLCs as asked, every piece measured on both sides, "
         "every scan over every CPU, a preferred LLC and every LLC used on both sides, shadow and LLC "
         "checks with no difference).")
+# summary.md: README.md's scale block (make bench-readme-scale).
+sm = []
+if done:
+    m = re.search(r"^==== rust-sched-cfs bench-scale, (.*) ====$", header, re.M)
+    sizes = ", ".join(f"{r['cpus']}:{r['llcs']}" for r in done)
+    sm.append(f"`make bench-scale`, {m.group(1) if m else ''}, x86_64 main kernel at {len(done)} sizes "
+              f"(CPUs:LLCs {sizes}; [all figures](tests/bench/results-scale/README.md)), instructions per "
+              "call, Rust/C of the medians over the sizes:")
+    sm.append("")
+    for p in PIECES:
+        v = [r["med"][(p, "rust")] / r["med"][(p, "c")] for r in done
+             if r["med"].get((p, "c")) and r["med"].get((p, "rust"))]
+        if v:
+            lo, hi = min(v), max(v)
+            sm.append(f"- {p}: " + (f"{lo:.3f}" if f"{lo:.3f}" == f"{hi:.3f}" else f"{lo:.3f}-{hi:.3f}"))
+    b = [r["tg_bytes"] for r in done if "tg_bytes" in r]
+    if b:
+        sm.append(f"- per-CPU memory of one group: {done[0]['tg_size']} bytes per possible CPU, "
+                  f"{min(b)} to {max(b)} bytes per group (the same allocation on both sides)")
+    sm.append("")
+    for name, (label, rows, key) in series.items():
+        if len(rows) >= 2:
+            sm.append(f"![instructions per call against {label}](tests/bench/results-scale/scale_{name}.svg)")
+            sm.append("")
+with open(os.path.join(RES, "summary.md"), "w") as f:
+    f.write("\n".join(sm) + ("\n" if sm else ""))
 text = "\n".join(out) + "\n"
 with open(os.path.join(RES, "results.md"), "w") as f:
     f.write(text)

@@ -46,7 +46,10 @@ done > "$want"
 if ! cmp -s "$want" "$B/.config.done" 2>/dev/null || [ ! -f "$B/.config" ]; then
 	log "configuring $flavour: tinyconfig + $frags"
 	kmake O="$B" tinyconfig >/dev/null
-	(cd "$WORK" && ./scripts/kconfig/merge_config.sh -m -O "$B" "$B/.config" "$want" >/dev/null)
+	# A later fragment overriding an earlier one (distro's NR_CPUS over
+	# base's) is intended: merge_config's warning about it is left out.
+	(cd "$WORK" && ./scripts/kconfig/merge_config.sh -m -O "$B" "$B/.config" "$want" >/dev/null) \
+		2> >(grep -v 'override: reassigning to symbol' >&2)
 	kmake O="$B" olddefconfig >/dev/null
 	missing=
 	while IFS= read -r line; do

@@ -24,13 +24,16 @@ use kernel::sched::{
 
 /// C entry point of `alloc_fair_sched_group()`: allocates and initialises the per-CPU state of
 /// a new group below `parent`; returns 1 on success and 0 on failure, as C. On failure the
-/// group is left untouched.
+/// group is left untouched. Inlined into `fair.c`'s function when the two are one LLVM module
+/// (`CONFIG_SCHED_RUST_CFS_INLINE`), so that `alloc_fair_sched_group()` has the shape of C's;
+/// likewise the free.
 ///
 /// # Safety
 ///
 /// `tg` must be a group under creation in `sched_create_group()`, not yet visible to anyone
 /// else, and `parent` the valid, initialised group it is created below.
 #[export]
+#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn sched_rust_alloc_fair_sched_group(
     tg: *mut ffi::task_group,
     parent: *mut ffi::task_group,
@@ -49,6 +52,7 @@ pub unsafe extern "C" fn sched_rust_alloc_fair_sched_group(
 /// `tg` must be a non-root group being freed by `sched_free_group()`, whose state was
 /// allocated by C or Rust, or whose allocation failed.
 #[export]
+#[cfg_attr(CONFIG_SCHED_RUST_CFS_INLINE, inline(always))]
 pub unsafe extern "C" fn sched_rust_free_fair_sched_group(tg: *mut ffi::task_group) {
     // SAFETY: `tg` is being freed and unreachable; its state, if any, was allocated for it by C
     // or Rust (safety requirements).
