@@ -261,9 +261,9 @@ pub struct RqEpoch(Opaque<bindings::rq>);
 impl RqEpoch {
     // Writers hold `cpu_epoch_lock`, which is held (type invariants). `task_tick_cache()` (under
     // the runqueue lock only) and `mm_init_sched()` read `cpu_epoch` without it, so it is
-    // accessed atomically; the other two fields are only accessed under the lock, and the same
-    // way at no cost (the helpers are plain moves). Each accessor reads or writes one field, so
-    // that a caller loads only what it uses, as C does.
+    // accessed atomically; the other two fields are only accessed under the lock, so plain
+    // accesses are race-free, and the compiler may keep a value it stored in a register, as C's
+    // does. Each accessor reads or writes one field, so that a caller loads only what it uses.
 
     /// Returns `rq->cpu_epoch`.
     #[inline]
@@ -288,8 +288,8 @@ impl RqEpoch {
     #[inline]
     pub fn epoch_next(&self) -> u64 {
         // SAFETY: The runqueue is valid (type invariants); `cpu_epoch_next` is read and written
-        // under `cpu_epoch_lock` only, which is held, and accessed atomically all the same.
-        let v = unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).cpu_epoch_next).load(Relaxed) };
+        // under `cpu_epoch_lock` only, which is held, so nothing writes it concurrently.
+        let v = unsafe { (*self.0.get()).cpu_epoch_next };
         crate::num::casts::usize_as_u64(v)
     }
 
@@ -298,24 +298,24 @@ impl RqEpoch {
     pub fn set_epoch_next(&self, v: u64) {
         let v = crate::num::casts::arch::u64_as_usize(v);
         // SAFETY: The runqueue is valid and `cpu_epoch_lock`, which serialises every access to
-        // `cpu_epoch_next`, is held (type invariants).
-        unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).cpu_epoch_next).store(v, Relaxed) };
+        // `cpu_epoch_next`, is held (type invariants), so nothing accesses it concurrently.
+        unsafe { (*self.0.get()).cpu_epoch_next = v };
     }
 
     /// Returns `rq->cpu_runtime`.
     #[inline]
     pub fn cpu_runtime(&self) -> u64 {
         // SAFETY: The runqueue is valid (type invariants); `cpu_runtime` is read and written
-        // under `cpu_epoch_lock` only, which is held, and accessed atomically all the same.
-        unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).cpu_runtime).load(Relaxed) }
+        // under `cpu_epoch_lock` only, which is held, so nothing writes it concurrently.
+        unsafe { (*self.0.get()).cpu_runtime }
     }
 
     /// Sets `rq->cpu_runtime`.
     #[inline]
     pub fn set_cpu_runtime(&self, v: u64) {
         // SAFETY: The runqueue is valid and `cpu_epoch_lock`, which serialises every access to
-        // `cpu_runtime`, is held (type invariants).
-        unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).cpu_runtime).store(v, Relaxed) };
+        // `cpu_runtime`, is held (type invariants), so nothing accesses it concurrently.
+        unsafe { (*self.0.get()).cpu_runtime = v };
     }
 }
 
@@ -331,31 +331,31 @@ impl RqEpoch {
 pub struct CacheTime(Opaque<bindings::sched_cache_time>);
 
 impl CacheTime {
-    // Accessed only under the held `cpu_epoch_lock` (`fraction_mm_sched()`,
-    // `account_mm_sched()`); atomically all the same, at no cost (the helpers are plain moves).
+    // Accessed only under the held `cpu_epoch_lock` (`fraction_mm_sched()`, `account_mm_sched()`;
+    // `mm_init_sched()` writes it before the process is visible): plain accesses are race-free.
 
     /// Returns the process's decayed runtime on this CPU (`runtime`).
     #[inline]
     pub fn runtime(&self) -> u64 {
         // SAFETY: The structure is valid and `cpu_epoch_lock`, which serialises every access to
-        // it, is held (type invariants).
-        unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).runtime).load(Relaxed) }
+        // it, is held (type invariants), so nothing writes it concurrently.
+        unsafe { (*self.0.get()).runtime }
     }
 
     /// Sets `runtime`.
     #[inline]
     pub fn set_runtime(&self, v: u64) {
         // SAFETY: The structure is valid and `cpu_epoch_lock`, which serialises every access to
-        // it, is held (type invariants): this is the only writer.
-        unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).runtime).store(v, Relaxed) };
+        // it, is held (type invariants), so nothing accesses it concurrently.
+        unsafe { (*self.0.get()).runtime = v };
     }
 
     /// Returns the CPU epoch the runtime was last decayed to (`epoch`).
     #[inline]
     pub fn epoch(&self) -> u64 {
         // SAFETY: The structure is valid and `cpu_epoch_lock`, which serialises every access to
-        // it, is held (type invariants).
-        let v = unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).epoch).load(Relaxed) };
+        // it, is held (type invariants), so nothing writes it concurrently.
+        let v = unsafe { (*self.0.get()).epoch };
         crate::num::casts::usize_as_u64(v)
     }
 
@@ -364,8 +364,8 @@ impl CacheTime {
     pub fn set_epoch(&self, v: u64) {
         let v = crate::num::casts::arch::u64_as_usize(v);
         // SAFETY: The structure is valid and `cpu_epoch_lock`, which serialises every access to
-        // it, is held (type invariants): this is the only writer.
-        unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).epoch).store(v, Relaxed) };
+        // it, is held (type invariants), so nothing accesses it concurrently.
+        unsafe { (*self.0.get()).epoch = v };
     }
 }
 
