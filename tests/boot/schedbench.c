@@ -11,11 +11,12 @@
  *   schedbench wake <tasks> <seconds>     many processes sleep for random
  *                                         short times and wake; prints
  *                                         wakeups/s
- *   schedbench threads <threads> <seconds>
+ *   schedbench threads <threads> <seconds> [cpus]
  *                                         one process whose threads keep
  *                                         walking a shared buffer (a process
  *                                         cache-aware scheduling aggregates);
- *                                         prints passes/s
+ *                                         prints passes/s (and with "cpus"
+ *                                         the CPUs the threads ran on)
  *   schedbench cgtree <dir> <width> <depth>
  *                                         create a cgroup v2 tree of
  *                                         width + ... + width^depth groups
@@ -47,9 +48,11 @@
  *
  * The last line of each mode is "<mode> <rate>" with an integer rate.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,20 +220,28 @@ static int wake_storm(int tasks, double seconds)
 static volatile int threads_stop;
 static char *shared_buf;
 #define SHARED_SIZE (1 << 20)
+/* The CPUs the threads ran on, seen once per pass (threads ... cpus). */
+#define SEEN_CPUS 1024
+static unsigned long seen[SEEN_CPUS / (8 * sizeof(long))];
 
 static void *thread_walk(void *arg)
 {
 	long passes = 0;
 
 	while (!threads_stop) {
+		int cpu = sched_getcpu();
+
 		for (int i = 0; i < SHARED_SIZE; i += 64)
 			shared_buf[i]++;
 		passes++;
+		if (cpu >= 0 && cpu < SEEN_CPUS)
+			__atomic_fetch_or(&seen[cpu / (8 * sizeof(long))],
+					  1UL << (cpu % (8 * sizeof(long))), __ATOMIC_RELAXED);
 	}
 	return (void *)passes;
 }
 
-static int threads(int n, double seconds)
+static int threads(int n, double seconds, int show_cpus)
 {
 	pthread_t *tids = calloc(n, sizeof(*tids));
 	long total = 0;
@@ -247,7 +258,14 @@ static int threads(int n, double seconds)
 		pthread_join(tids[i], &r);
 		total += (long)r;
 	}
-	printf("threads %ld\n", (long)(total / seconds));
+	printf("threads %ld", (long)(total / seconds));
+	if (show_cpus) {
+		printf(" cpus");
+		for (int c = 0; c < SEEN_CPUS; c++)
+			if (seen[c / (8 * sizeof(long))] & (1UL << (c % (8 * sizeof(long)))))
+				printf(" %d", c);
+	}
+	printf("\n");
 	return 0;
 }
 
@@ -695,7 +713,7 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "wake"))
 		return wake_storm(atoi(argv[2]), atof(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "threads"))
-		return threads(atoi(argv[2]), atof(argv[3]));
+		return threads(atoi(argv[2]), atof(argv[3]), argc >= 5 && !strcmp(argv[4], "cpus"));
 	if (argc >= 5 && !strcmp(argv[1], "cgtree"))
 		return cgtree(argv[2], atoi(argv[3]), atoi(argv[4]));
 	if (argc >= 6 && !strcmp(argv[1], "schlat"))
@@ -708,6 +726,6 @@ int main(int argc, char **argv)
 		return cpumax(argv[2], atoi(argv[3]), atof(argv[4]));
 	fprintf(stderr, "usage: schedbench pipe <s> | hackbench <groups> <loops> | wake <tasks> <s>"
 		" | cgtree <dir> <width> <depth> | schlat <dir> <width> <depth> <s> | nap <usec> | failmkdir <dir> <max>"
-		" | cpumax <cgroup> <threads> <seconds>\n");
+		" | threads <threads> <s> [cpus] | cpumax <cgroup> <threads> <seconds>\n");
 	return 2;
 }
