@@ -154,6 +154,14 @@ if problems:
     sys.exit(1)
 
 # ------------------------------------------------------------------- report
+def boot_ratio(a, b, n=200):
+    """95 % bootstrap interval of median(a) / median(b), each side resampled."""
+    rnd = random.Random(20261125)
+    v = sorted(statistics.median(rnd.choices(a, k=len(a))) / max(1, statistics.median(rnd.choices(b, k=len(b))))
+               for _ in range(n))
+    return v[int(0.025 * n)], v[int(0.975 * n) - 1]
+
+
 # The few figures README.md quotes (make bench-readme puts them there):
 # ranges over the cases and workloads of the tables below.
 summary = []
@@ -247,6 +255,7 @@ if have_percall:
     cachebars = []
     pc_ratio = {}   # piece -> Rust/C of the median, per workload
     pc_stock = []   # (C/stock, Rust/stock) of the pick, per workload
+    pc_stock_ci = []  # (workload, C/stock, 95 % interval) of the pick
     workloads = []
     for _, wl in runs[:-1]:
         if wl not in workloads:
@@ -271,6 +280,10 @@ if have_percall:
                     if med.get("c") and med.get("rust"):
                         pc_stock.append((med["c"] / med["stock"], med["rust"] / med["stock"]))
                     ratio = f"C/stock {med['c'] / med['stock']:.3f}" if med.get("c") else ""
+                    if med.get("c"):
+                        lo, hi = boot_ratio([r[0] for r in percall[(piece, wl, "c")]], [r[0] for r in recs])
+                        ratio += f" [{lo:.3f}, {hi:.3f}]"
+                        pc_stock_ci.append((wl, med["c"] / med["stock"], lo, hi))
                     ratio += f", Rust/stock {med['rust'] / med['stock']:.3f}" if med.get("rust") else ""
                 say(f"{piece:<12} {wl:<10} {impl:<5} {len(recs):7d} {excluded.get((piece, wl, impl), 0):5d}  "
                     f"{'/'.join(str(pct(ins, p)) for p in (10, 50, 90)) + '/' + str(ins[-1]):<24} "
@@ -287,7 +300,7 @@ if have_percall:
             summary.append(("percall", piece, len(pc_ratio[piece]), min(pc_ratio[piece]), max(pc_ratio[piece])))
     if pc_stock:
         summary.append(("percall_stock", len(pc_stock), min(c for c, _ in pc_stock), max(c for c, _ in pc_stock),
-                        min(r for _, r in pc_stock), max(r for _, r in pc_stock)))
+                        min(r for _, r in pc_stock), max(r for _, r in pc_stock), pc_stock_ci))
     # Cache lines and misses per call, all workloads together.
     say("Cache lines and simulated misses per call, all workloads together (mean per call):")
     say("")
@@ -468,6 +481,7 @@ for item in summary:
         sm.append(f"- {item[1]} per call inside workloads ({n_of(item[2], 'workload')}): Rust/C {rng(item[3], item[4])}.")
     elif item[0] == "percall_stock":
         sm.append(f"- pick per call inside workloads against the stock pick ({n_of(item[1], 'workload')}): C/stock "
-                  f"{rng(item[2], item[3])}, Rust/stock {rng(item[4], item[5])}.")
+                  f"{rng(item[2], item[3])}, Rust/stock {rng(item[4], item[5])}; C/stock with its 95 % bootstrap "
+                  "interval: " + ", ".join(f"{w} {r:.3f} [{lo:.3f}, {hi:.3f}]" for w, r, lo, hi in item[6]) + ".")
 with open(os.path.join(RES, "summary.md"), "w") as f:
     f.write("\n".join(sm) + "\n")
