@@ -134,17 +134,20 @@ def size_data(cpus, llcs):
             problems.append(f"{tag}: task_cache_work() never scanned on {impl}")
         elif visits[0] != cpus or visits[-1] != cpus:
             problems.append(f"{tag}: the scans on {impl} visited {visits[0]} to {visits[-1]} CPUs, not {cpus}")
-    # The threads: a preferred LLC, and spread over every LLC.
+    # The threads: spread over every LLC in the measured run, and a
+    # preferred LLC in it or in the checks' run of the same side.
     for impl in ("c", "rust"):
         t = [l.split() for l in con.splitlines() if l.startswith(f"RSC: scale_threads {impl} ")]
+        tc = [l.split() for l in con.splitlines() if l.startswith(f"RSC: scale_threads {impl}-check ")]
         if not t:
             problems.append(f"{tag}: no threads run on {impl}")
             continue
         f = t[-1]
         pref, used = int(f[6]), int(f[8])
-        r[("pref", impl)], r[("used", impl)] = pref, used
-        if pref < 1:
-            problems.append(f"{tag}: no thread got a preferred LLC on {impl}")
+        pref_check = int(tc[-1][6]) if tc else 0
+        r[("pref", impl)], r[("pref_check", impl)], r[("used", impl)] = pref, pref_check, used
+        if max(pref, pref_check) < 1:
+            problems.append(f"{tag}: no thread got a preferred LLC on {impl}, in the measured run or the checks'")
         if used != llcs:
             problems.append(f"{tag}: the threads ran in {used} of the {llcs} LLCs on {impl}")
 
@@ -234,7 +237,8 @@ for r in data:
     calls = " ".join(f"{p} {r['calls'][(p, 'c')][0]}+{r['calls'][(p, 'c')][1]}/"
                      f"{r['calls'][(p, 'rust')][0]}+{r['calls'][(p, 'rust')][1]}" for p in PIECES)
     say(f"{r['cpus']}:{r['llcs']}  calls c/rust: {calls}")
-    say(f"{'':5} preferred LLC c {r.get(('pref', 'c'))} rust {r.get(('pref', 'rust'))} threads; "
+    say(f"{'':5} preferred LLC c {r.get(('pref', 'c'))} rust {r.get(('pref', 'rust'))} threads (in the checks' "
+        f"run c {r.get(('pref_check', 'c'))} rust {r.get(('pref_check', 'rust'))}); "
         f"LLCs used c {r.get(('used', 'c'))} rust {r.get(('used', 'rust'))}; "
         f"shadow {r.get('shadow')} compared / {r.get('sh_div')} divergences; "
         f"LLC check {r.get('llc_check')} / {r.get('lc_viol')}; LLC shadow "

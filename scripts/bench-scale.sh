@@ -11,7 +11,7 @@
 #                 64:16": cost against CPUs in two LLCs, against LLCs at 64
 #                 CPUs); one LLC per QEMU socket, CPUs/LLCs cores in each
 #   SCALE_ROUNDS  rounds per side at each size (1)
-#   SCALE_SECONDS seconds of the threads workload per run (4)
+#   SCALE_SECONDS seconds of the threads workload per run (6)
 #   SCALE_TIMEOUT host seconds a size may take (5400); a size that does not
 #                 finish in it is reported as not measured, and the target
 #                 fails
@@ -68,7 +68,7 @@ for s in $sizes; do
 	SMP="$c,sockets=$l,cores=$((c / l)),threads=1" BOOT_NAME=scale-$c-$l BOOT_TIMEOUT=${SCALE_TIMEOUT:-5400} \
 		QEMU_EXTRA="-plugin $q/libpercall.so,conf=$R/percall.conf,raw=$d/raw -d plugin -D $d/percall.log" \
 		"$TOP/scripts/boot.sh" main rsc.mode=scale rsc.rounds="${SCALE_ROUNDS:-1}" \
-		rsc.seconds="${SCALE_SECONDS:-4}" > "$d/boot.txt" 2>&1 || rc=$?
+		rsc.seconds="${SCALE_SECONDS:-6}" > "$d/boot.txt" 2>&1 || rc=$?
 	cp "$(bootdir "scale-$c-$l")/console.log" "$d/console.log" 2>/dev/null || : > "$d/console.log"
 	echo "$c $l $(( $(date +%s) - ts )) $rc" > "$d/run.txt"
 	log "size $c:$l: boot exit $rc after $(( $(date +%s) - ts )) s"
