@@ -114,7 +114,8 @@ fi
 # README.md's summary of the x86_64 run.
 if [ "$KARCH" = x86_64 ]; then
 	{
-		echo "\`make bench\`, $(sed -n 's/^==== rust-sched-cfs benchmarks, \(.*\) ====$/\1/p' "$R/header.txt"), x86_64 main kernel ([all figures](tests/bench/results/README.md)):"
+		echo "\`make bench\`, $(sed -n 's/^==== rust-sched-cfs benchmarks, \(.*\) ====$/\1/p' "$R/header.txt"), x86_64 main kernel"
+		echo "([all figures](tests/bench/results/README.md)):"
 		echo
 		cat "$R/summary.md"
 	} > "$R/summary-readme.md"

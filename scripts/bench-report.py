@@ -484,4 +484,5 @@ for item in summary:
                   f"{rng(item[2], item[3])}, Rust/stock {rng(item[4], item[5])}; C/stock with its 95 % bootstrap "
                   "interval: " + ", ".join(f"{w} {r:.3f} [{lo:.3f}, {hi:.3f}]" for w, r, lo, hi in item[6]) + ".")
 with open(os.path.join(RES, "summary.md"), "w") as f:
-    f.write("\n".join(sm) + "\n")
+    for item in sm:
+        f.write("\n".join(textwrap.wrap(item, 100, subsequent_indent="  ", break_on_hyphens=False)) + "\n")

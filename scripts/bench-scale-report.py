@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 
 RES = sys.argv[1]
 SIZES = [tuple(int(x) for x in s.split(":")) for s in sys.argv[2:]]
@@ -335,7 +336,9 @@ if done:
             sm.append(f"![instructions per call against {label}](tests/bench/results-scale/scale_{name}.svg)")
             sm.append("")
 with open(os.path.join(RES, "summary.md"), "w") as f:
-    f.write("\n".join(sm) + ("\n" if sm else ""))
+    for item in sm:
+        f.write(("\n".join(textwrap.wrap(item, 100, subsequent_indent="  " if item.startswith("- ") else "",
+                                         break_on_hyphens=False)) if not item.startswith("!") else item) + "\n")
 text = "\n".join(out) + "\n"
 with open(os.path.join(RES, "results.md"), "w") as f:
     f.write(text)
