@@ -209,7 +209,7 @@ if have_icount:
     pick = [n for n in ratios if n == "eligible_call" or n.startswith("pick_")]
     if pick:
         summary.append(("pick_icount", len(pick), min(ratios[n] for n in pick), max(ratios[n] for n in pick)))
-    for n in ("llc_enq_deq", "llc_occupancy"):
+    for n in ("llc_enq_deq", "llc_occupancy", "llc_decay"):
         if n in ratios:
             summary.append((n, ratios[n]))
     if stock:
@@ -475,7 +475,7 @@ for item in summary:
     elif item[0] == "stock_icount":
         sm.append(f"- Against 7.3's stock C on the same states: C/stock {rng(item[2], item[3])} (the first "
                   f"patch, for every kernel), Rust/stock {rng(item[4], item[5])}.")
-    elif item[0] in ("llc_enq_deq", "llc_occupancy"):
+    elif item[0] in ("llc_enq_deq", "llc_occupancy", "llc_decay"):
         sm.append(f"- {item[0]} microbenchmark: Rust/C {item[1]:.3f}.")
     elif item[0] == "percall":
         sm.append(f"- {item[1]} per call inside workloads ({n_of(item[2], 'workload')}): Rust/C {rng(item[3], item[4])}.")

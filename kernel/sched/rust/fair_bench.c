@@ -66,6 +66,7 @@ static char *rust_bench_out;
 
 enum rust_bench_kind {
 	BENCH_EMPTY, BENCH_CALL, BENCH_FAST, BENCH_HEAP, BENCH_TG, BENCH_LLC, BENCH_DECAY,
+	BENCH_DECAY_EPOCH,
 };
 
 /*
@@ -90,6 +91,7 @@ static struct static_key_true *rust_bench_key(enum rust_bench_kind kind)
 		return &sched_rust_tg_state_key;
 	case BENCH_LLC:
 	case BENCH_DECAY:
+	case BENCH_DECAY_EPOCH:
 		return &sched_rust_llc_key;
 	default:
 		return &sched_rust_pick_key;
@@ -226,7 +228,8 @@ static noinline u64 rust_bench_tg_batch(struct task_group *tg)
 /*
  * account_llc_enqueue() + account_llc_dequeue() of a task queued on its
  * preferred LLC, on a fake runqueue with a bottom domain; and one occupancy
- * sample of the LLC scan (fraction_mm_sched(): decay and division).
+ * sample of the LLC scan (fraction_mm_sched(): decay and division), with no
+ * epoch elapsed (llc_occupancy) or one (llc_decay: both runtimes decay).
  */
 struct rust_bench_llc {
 	struct rq rq;
@@ -255,6 +258,13 @@ static noinline u64 rust_bench_llc_batch(struct rust_bench_llc *l, enum rust_ben
 			account_llc_enqueue(&l->rq, l->p);
 			account_llc_dequeue(&l->rq, l->p);
 		} else {
+			/*
+			 * llc_decay: an epoch has elapsed at every call, so that
+			 * the CPU's and the process's runtimes decay (one store,
+			 * the same for both sides).
+			 */
+			if (kind == BENCH_DECAY_EPOCH)
+				l->rq.cpu_epoch_next = jiffies - 1;
 			/* Takes rq->cpu_epoch_lock, as task_cache_work() does. */
 			sink += fraction_mm_sched(&l->rq, &l->t);
 		}
@@ -366,7 +376,7 @@ static bool rust_bench_case_sides(struct rust_bench *b, struct seq_buf *s, const
 		tg = kzalloc_obj(*tg, GFP_KERNEL);
 		if (!tg)
 			return false;
-	} else if (kind == BENCH_LLC || kind == BENCH_DECAY) {
+	} else if (kind == BENCH_LLC || kind == BENCH_DECAY || kind == BENCH_DECAY_EPOCH) {
 #ifdef CONFIG_SCHED_CACHE
 		llc = rust_bench_llc_prepare();
 #endif
@@ -495,6 +505,7 @@ static int rust_bench_run(void)
 	if (IS_ENABLED(CONFIG_SCHED_CACHE)) {
 		rust_bench_case(b, &s, "llc_enq_deq", BENCH_LLC, 0, BENCH_NO_CURR);
 		rust_bench_case(b, &s, "llc_occupancy", BENCH_DECAY, 0, BENCH_NO_CURR);
+		rust_bench_case(b, &s, "llc_decay", BENCH_DECAY_EPOCH, 0, BENCH_NO_CURR);
 	}
 	vfree(b);
 
