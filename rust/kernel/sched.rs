@@ -26,8 +26,9 @@
 //!   sequence on every possible CPU's slot, for the CPU [`PerCpu`](crate::percpu::PerCpu)
 //!   hands in for that slot, below the parent group's entity on the same CPU, installed only
 //!   when complete, then the shares and the bandwidth control, once;
-//! - fields that other CPUs access without the lock are accessed atomically (`rq->sd` with an
-//!   acquire load).
+//! - fields that other CPUs access without the lock are accessed atomically (relaxed, as
+//!   `READ_ONCE()`; `rq->sd` as `rcu_dereference()`, its address dependency kept by the LKMM's
+//!   `Relaxed`).
 //!
 //! On an `unsafe` contract, each stating what its caller guarantees: every conversion from what
 //! C passes in: the `assume_held()` of the tokens (the lock is held); `RqLocked::cfs_rq`,

@@ -18,14 +18,14 @@
 //! (`alb_break_llc()`); `task_tick_cache()` reads `cpu_epoch` under the runqueue lock only;
 //! the debugfs dump reads the counters and `preferred_llc`; domain rebuilds publish `rq->sd`.
 //! Those fields are accessed here with the kernel's atomics ([`Atomic::from_ptr`], relaxed: C's
-//! `READ_ONCE()`/`WRITE_ONCE()`; `rq->sd` with an acquire load, which orders the reads of the
-//! domain it points to after their publication, as the address dependency does in C), so that
-//! the Rust side has no data race in Rust's memory model; C keeps its plain accesses, which the
-//! kernel's memory model tolerates for these statistics.
+//! `READ_ONCE()`/`WRITE_ONCE()`; `rq->sd` too, the reads of the domain it points to ordered
+//! after its publication by their address dependency, which the LKMM's `Relaxed` keeps, as
+//! `rcu_dereference()` in C), so that the Rust side has no data race; C keeps its plain
+//! accesses, which the kernel's memory model tolerates for these statistics.
 
 use super::{bindings, EpochLocked, RqLocked};
 use crate::{
-    sync::atomic::{Acquire, Atomic, Relaxed},
+    sync::atomic::{Atomic, Relaxed},
     types::Opaque, //
 };
 use core::marker::PhantomData;
@@ -115,14 +115,15 @@ impl RqLlc {
     /// `None` if the runqueue has no domain (`rq->sd == NULL`) or `llc` is out of range.
     #[inline]
     fn llc_count(&self, llc: u32) -> Option<*mut u32> {
-        // `rcu_dereference_all(rq->sd)`: a single read of the published pointer. C orders the
-        // reads through it after the publisher's writes by their address dependency, which the
-        // kernel's memory model guarantees and Rust's does not express: an acquire load orders
-        // them here (the same instruction as a plain load on x86_64, `ldar` on arm64).
+        // `rcu_dereference_all(rq->sd)`: a single relaxed read of the published pointer. The
+        // reads through it are ordered after the publisher's writes by their address
+        // dependency, as in C: the kernel's atomics follow the LKMM, whose `Relaxed` keeps the
+        // dependency orderings (`kernel::sync::atomic::ordering`), so no acquire (an `ldar`
+        // without offset on arm64) is needed.
         // SAFETY: The runqueue is valid (type invariants); `rq->sd` is published with
         // `rcu_assign_pointer()` by domain rebuilds, which do not take this lock, so it is read
         // atomically.
-        let sd = unsafe { Atomic::from_ptr(&raw mut (*self.rq()).sd).load(Acquire) };
+        let sd = unsafe { Atomic::from_ptr(&raw mut (*self.rq()).sd).load(Relaxed) };
         if sd.is_null() {
             return None;
         }
