@@ -205,7 +205,13 @@ say("The main kernel booted at each size (one LLC per QEMU socket), C and Rust i
     "state of one task group (`sizeof(struct cfs_tg_state)` x possible CPUs, the same allocation on "
     "both sides); `scan`: the `task_cache_work()` calls that scanned (the others return at the "
     "one-scanner-per-period gate), and `visits`: the CPUs each scan visited (its calls of "
-    "`fraction_mm_sched()`, the same for every scan); `host s`: the size's host time, boot included.")
+    "`fraction_mm_sched()`, the same for every scan); `host s`: the size's host time, boot included. "
+    "The pick, the LLC accounting and the group's allocation and free take the same path on both "
+    "sides; `occupancy` (`fraction_mm_sched()`) has paths some 20 instructions apart (no epoch "
+    "elapsed, the CPU's or the process's runtime decayed), taken as often as the run's timing "
+    "makes them, which differs between the two sides' runs: its median, and the scan's sum over "
+    "the CPUs, move with that mix, not with the code. `make bench` compares each path on one state "
+    "(`llc_occupancy`, `llc_decay`).")
 say("")
 say("```")
 hdr = f"{'CPUs':>4} {'LLCs':>4} {'host s':>6} {'bytes/group':>11} {'visits':>6}"
