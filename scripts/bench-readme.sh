@@ -8,7 +8,8 @@
 # make cpumax reports. The figures are regenerated, never edited;
 # README.md at the top of the repository only links to them.
 # ARCH=arm64 does the same for the last ARCH=arm64 make bench, into
-# tests/bench/results-arm64/.
+# tests/bench/results-arm64/; BENCH_CONFIG=size for the last make bench
+# BENCH_CONFIG=size, into tests/bench/results-size/.
 
 . "$(dirname "$0")/common.sh"
 
@@ -62,6 +63,10 @@ fi
 
 tag=bench-results
 cmd="make bench"
+if [ "${BENCH_CONFIG:-distro}" = size ]; then
+	tag=bench-results-size
+	cmd="make bench BENCH_CONFIG=size"
+fi
 if [ "$KARCH" != x86_64 ]; then
 	tag=bench-results-$KARCH
 	cmd="ARCH=$KARCH make bench"
@@ -99,7 +104,7 @@ cp "$R"/*.svg "$dst/"
 # The paired experiments of their own targets, from their last run's
 # report (x86_64): make latency's comparison, make weights' and make
 # cpumax's summaries, each with the run's command and date.
-if [ "$KARCH" = x86_64 ]; then
+if [ "$KARCH" = x86_64 ] && [ "$tag" = bench-results ]; then
 	for t in latency weights cpumax; do
 		src=$(bootdir "$t")/report.txt
 		[ "$t" = latency ] && src=$(bootdir "$t")/latency.txt
@@ -112,7 +117,7 @@ if [ "$KARCH" = x86_64 ]; then
 	done
 fi
 # README.md's summary of the x86_64 run.
-if [ "$KARCH" = x86_64 ]; then
+if [ "$KARCH" = x86_64 ] && [ "$tag" = bench-results ]; then
 	{
 		echo "\`make bench\`, $(sed -n 's/^==== rust-sched-cfs benchmarks, \(.*\) ====$/\1/p' "$R/header.txt"), x86_64 main kernel"
 		echo "([all figures](tests/bench/results/README.md)):"

@@ -22,7 +22,8 @@
 # results section into $CACHE/bench-results (make bench-readme copies them
 # into the repository). The kernel measured is the main one, configured like
 # a distribution kernel (configs/distro.config); BENCH_CONFIG=size measures
-# tinyconfig's -Os build of the same code instead (build directory build-size).
+# tinyconfig's -Os build of the same code instead (build directory build-size,
+# results in $CACHE/bench-results-size).
 # ARCH=arm64 measures the arm64 main kernel (configs/distro-arm64.config) on
 # QEMU's virt machine: boots 1 and 2, without perf (built for the host
 # here) and without boot 3, whose call-site discovery reads x86_64 call
@@ -43,6 +44,7 @@ EXTRA_DEB_PKGS="gnuplot-nox" "$TOP/scripts/setup.sh"
 B=$(bdir "$flavour")
 con=$(bootdir "$flavour")/console.log
 R=$CACHE/bench-results
+[ "$flavour" = size ] && R=$CACHE/bench-results-size
 if [ "$KARCH" != x86_64 ]; then
 	[ "$flavour" = main ] || die "ARCH=$KARCH make bench measures the main kernel only"
 	R=$CACHE/bench-results-$KARCH
