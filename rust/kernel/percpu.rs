@@ -184,6 +184,13 @@ where
 /// // SAFETY: `raw` comes from `into_raw()` and is not used after this.
 /// let counters = unsafe { PerCpu::<u64>::from_raw(ptr) };
 /// drop(counters);
+///
+/// // Or free it as C's `free_percpu()` does (a type without drop glue; null is ignored).
+/// let raw: *mut u64 = PerCpu::<u64>::new(GFP_KERNEL)?.into_raw().as_raw();
+/// // SAFETY: `raw` comes from `into_raw()` and is not used after this.
+/// unsafe { PerCpu::<u64>::free_raw(raw) };
+/// // SAFETY: Null is ignored.
+/// unsafe { PerCpu::<u64>::free_raw(core::ptr::null_mut()) };
 /// # Ok::<(), Error>(())
 /// ```
 pub struct PerCpu<T> {
@@ -347,7 +354,7 @@ impl<T> PerCpu<T> {
     /// Gives up ownership and returns the `__percpu` address, e.g. to store it in a C structure.
     ///
     /// It can be freed with [`PerCpu::from_raw`] and a drop, or, if `T` needs no drop, with
-    /// `free_percpu()`.
+    /// [`PerCpu::free_raw`] (C's `free_percpu()`).
     pub fn into_raw(self) -> PerCpuPtr<T> {
         let ptr = self.ptr;
         core::mem::forget(self);
