@@ -247,6 +247,7 @@ impl<T> PerCpu<T> {
     };
 
     /// Allocates zero-filled memory for one `T` per possible CPU.
+    #[inline]
     fn alloc(flags: Flags) -> Result<NonNull<T>, AllocError> {
         let () = Self::LAYOUT_OK;
 
@@ -284,7 +285,9 @@ impl<T> PerCpu<T> {
     /// Allocates one `T` per possible CPU and initialises each in place with `init`, which is
     /// given the CPU of each slot and may rely on its zero-filled start.
     ///
-    /// Failure is handled as by [`PerCpu::try_pin_init`].
+    /// Failure is handled as by [`PerCpu::try_pin_init`]. Inline: its caller's initialiser is
+    /// then compiled into the loop, as C's `for_each_possible_cpu()` body is, at -Os too.
+    #[inline]
     pub fn try_init_per_cpu<E>(mut init: impl PerCpuInit<T, E>, flags: Flags) -> Result<Self, E>
     where
         E: From<AllocError>,
