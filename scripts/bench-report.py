@@ -295,9 +295,35 @@ if have_percall:
             # too rare there to compare: shown, not compared.
     say("```")
     say("")
+    # A piece with several paths (the occupancy sample: no epoch elapsed, or
+    # a runtime decayed) has a median that moves with the mix of paths a
+    # run's timing gives each side: the paths themselves, the instruction
+    # counts that 5 % of the calls or more take, compare like for like.
+    say("Paths: the instruction counts taken by 5 % of a side's calls or more, all workloads together "
+        "(a median can fall on different paths on the two sides when the runs' states differ):")
+    say("")
+    say("```")
+    paths = {}
+    for piece in PIECES:
+        row = []
+        for impl in ("c", "rust"):
+            v = [r[0] for wl in workloads for r in percall.get((piece, wl, impl), [])]
+            if not v:
+                continue
+            cnt = {}
+            for x in v:
+                cnt[x] = cnt.get(x, 0) + 1
+            common = sorted(x for x, n in cnt.items() if n >= 0.05 * len(v))
+            paths[(piece, impl)] = common
+            row.append(f"{impl} " + (" ".join(map(str, common)) or "(no count in 5 % of the calls)"))
+        if row:
+            say(f"{piece:<12} " + "; ".join(row))
+    say("```")
+    say("")
     for piece in PIECES:
         if pc_ratio.get(piece):
-            summary.append(("percall", piece, len(pc_ratio[piece]), min(pc_ratio[piece]), max(pc_ratio[piece])))
+            summary.append(("percall", piece, len(pc_ratio[piece]), min(pc_ratio[piece]), max(pc_ratio[piece]),
+                            paths.get((piece, "c")), paths.get((piece, "rust"))))
     if pc_stock:
         summary.append(("percall_stock", len(pc_stock), min(c for c, _ in pc_stock), max(c for c, _ in pc_stock),
                         min(r for _, r in pc_stock), max(r for _, r in pc_stock), pc_stock_ci))
@@ -478,7 +504,11 @@ for item in summary:
     elif item[0] in ("llc_enq_deq", "llc_occupancy", "llc_decay"):
         sm.append(f"- {item[0]} microbenchmark: Rust/C {item[1]:.3f}.")
     elif item[0] == "percall":
-        sm.append(f"- {item[1]} per call inside workloads ({n_of(item[2], 'workload')}): Rust/C {rng(item[3], item[4])}.")
+        line = f"- {item[1]} per call inside workloads ({n_of(item[2], 'workload')}): Rust/C {rng(item[3], item[4])}"
+        if item[5] and item[6] and len(item[5]) > 2:
+            line += (f" (of the medians; its paths, in instructions: C {'/'.join(map(str, item[5]))}, Rust "
+                     f"{'/'.join(map(str, item[6]))})")
+        sm.append(line + ".")
     elif item[0] == "percall_stock":
         sm.append(f"- pick per call inside workloads against the stock pick ({n_of(item[1], 'workload')}): C/stock "
                   f"{rng(item[2], item[3])}, Rust/stock {rng(item[4], item[5])}; C/stock with its 95 % bootstrap "
