@@ -127,6 +127,13 @@ def size_data(cpus, llcs):
             else:
                 problems.append(f"{tag}: {piece} was not measured on {impl} (no undisturbed call in "
                                 f"the {WORKLOAD[piece]} run)")
+    # The occupancy sample's paths: the counts 5 % of a side's calls or more take.
+    for impl in ("c", "rust"):
+        v = [x[0] for x in recs.get(("occupancy", "threads", impl), [])]
+        cnt = {}
+        for x in v:
+            cnt[x] = cnt.get(x, 0) + 1
+        r[("paths", impl)] = sorted(x for x, n in cnt.items() if n >= 0.05 * len(v))
     # The scan: fraction_mm_sched() once per CPU of every scan.
     for impl in ("c", "rust"):
         visits = sorted(x[1] for x in recs[("scan", "threads", impl)])
@@ -251,6 +258,8 @@ for r in data:
         f"LLC check {r.get('llc_check')} / {r.get('lc_viol')}; LLC shadow "
         + " ".join(f"{s} {o} {n}" for (s, o), n in sorted(r.get('llc_shadow', {}).items()))
         + f" / {r.get('ls_div')} divergences")
+    say(f"{'':5} occupancy paths (instructions taken by 5 % of the calls or more): c "
+        f"{'/'.join(map(str, r.get(('paths', 'c'), [])))} rust {'/'.join(map(str, r.get(('paths', 'rust'), [])))}")
 say("```")
 say("")
 
@@ -332,6 +341,11 @@ if done:
         if v:
             lo, hi = min(v), max(v)
             sm.append(f"- {p}: " + (f"{lo:.3f}" if f"{lo:.3f}" == f"{hi:.3f}" else f"{lo:.3f}-{hi:.3f}"))
+    pc = {impl: sorted({x for r in done for x in r.get(("paths", impl), [])}) for impl in ("c", "rust")}
+    if pc["c"] and pc["rust"]:
+        sm.append(f"- occupancy's paths (instructions taken by 5 % of a side's calls or more, at any size): "
+                  f"C {'/'.join(map(str, pc['c']))}, Rust {'/'.join(map(str, pc['rust']))}: its median and "
+                  "the scan's move with the mix of paths a run's timing gives each side")
     b = [r["tg_bytes"] for r in done if "tg_bytes" in r]
     if b:
         sm.append(f"- per-CPU memory of one group: {done[0]['tg_size']} bytes per possible CPU, "
