@@ -247,31 +247,15 @@ impl DecayState for Live<'_> {
     }
 }
 
-/// What [`update_mm_sched`] changed: the CPU's epoch clock and runtime (`cpu`), the process's
-/// epoch and runtime on that CPU (`task`).
-#[derive(Clone, Copy)]
-pub(crate) struct Changed {
-    pub(crate) cpu: bool,
-    pub(crate) task: bool,
-}
-
-// Only the tests ask whether anything changed.
-#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
-impl Changed {
-    /// Whether anything changed.
-    #[inline]
-    pub(crate) fn any(self) -> bool {
-        self.cpu || self.task
-    }
-}
-
 /// Advances the epoch clock to `now` (jiffies) and halves both runtimes once per elapsed epoch
 /// of `period` jiffies (0 counts as 1).
 ///
 /// Equivalent to `__update_mm_sched()`, with `jiffies` and `llc_epoch_period` passed in: it
-/// reads each field when C does and stores what changed.
+/// reads each field when C does and stores what changed. Returns whether anything changed (the
+/// CPU's epoch clock and runtime, or the process's epoch and runtime on that CPU), which only
+/// the tests ask.
 #[inline(always)]
-pub(crate) fn update_mm_sched<D: DecayState>(d: &mut D, now: u64, period: u32) -> Changed {
+pub(crate) fn update_mm_sched<D: DecayState>(d: &mut D, now: u64, period: u32) -> bool {
     let period = core::cmp::max(period, 1);
     let epoch_next = d.epoch_next();
     // C: `long delta = now - rq->cpu_epoch_next`.
@@ -301,7 +285,7 @@ pub(crate) fn update_mm_sched<D: DecayState>(d: &mut D, now: u64, period: u32) -
         let v = shr_field(|| d.runtime(), n as u32);
         d.set_runtime(v);
     }
-    Changed { cpu, task }
+    cpu || task
 }
 
 /// Returns the process's share `runtime / (cpu_runtime + 1)` of this CPU's decayed runtime, in
@@ -485,17 +469,17 @@ mod tests {
             pcpu_epoch: 0,
         };
         // Not yet at the epoch boundary: nothing changes.
-        assert!(!update_mm_sched(&mut d, 100, 10).any());
+        assert!(!update_mm_sched(&mut d, 100, 10));
         assert_eq!((d.epoch, d.cpu_runtime, d.runtime), (0, 1 << 20, 1 << 10));
         // 25 jiffies past it with a period of 10: three epochs (rounded up).
-        assert!(update_mm_sched(&mut d, 125, 10).any());
+        assert!(update_mm_sched(&mut d, 125, 10));
         assert_eq!((d.epoch, d.epoch_next), (3, 130));
         assert_eq!(
             (d.cpu_runtime, d.runtime, d.pcpu_epoch),
             (1 << 17, 1 << 7, 3)
         );
         // A period of 0 counts as 1.
-        assert!(update_mm_sched(&mut d, 131, 0).any());
+        assert!(update_mm_sched(&mut d, 131, 0));
         assert_eq!((d.epoch, d.epoch_next), (4, 131));
     }
 
@@ -509,7 +493,7 @@ mod tests {
             runtime: 0,
             pcpu_epoch: 0,
         };
-        assert!(update_mm_sched(&mut d, (1 << 32) + 1, 1).any());
+        assert!(update_mm_sched(&mut d, (1 << 32) + 1, 1));
         assert_eq!(d.epoch, (1 << 32) + 1);
         assert_eq!(d.cpu_runtime, 1 << 39);
     }
