@@ -127,13 +127,12 @@ impl RqLlc {
         if sd.is_null() {
             return None;
         }
-        // SAFETY: `sd` was published with `rcu_assign_pointer()` and is freed only after a grace
-        // period; the held runqueue lock disables preemption, an RCU read-side critical section
-        // that lasts while `self` exists (type invariants), so `sd` is valid here. `llc_max` is
-        // set before the domain is published and does not change after.
+        // `sd` was published with `rcu_assign_pointer()` and is freed only after a grace period;
+        // the held runqueue lock disables preemption, an RCU read-side critical section that
+        // lasts while `self` exists (type invariants): `sd` is valid for the reads below.
+        // SAFETY: `sd` is valid (above); `llc_max` is set before the domain is published.
         let max = unsafe { (*sd).llc_max };
-        // SAFETY: As valid as for `llc_max`; `llc_counts` is set with it before the domain is
-        // published and does not change after.
+        // SAFETY: `sd` is valid (above); `llc_counts` is set with `llc_max`, before publication.
         let counts = unsafe { (*sd).llc_counts };
         // No separate NULL test: the domain code sets and clears `llc_counts` and `llc_max`
         // together (`build_sched_domains()`, `cpu_attach_domain()`), so a domain without
