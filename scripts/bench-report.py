@@ -16,7 +16,6 @@ Prints the report, writes results.md (the README's measured-results section)
 and the plots (SVG, gnuplot). Exits 1, naming what is missing, when a boot
 did not produce what the report needs: no figure is printed from missing data.
 """
-import array
 import math
 import os
 import random
@@ -25,6 +24,8 @@ import statistics
 import subprocess
 import sys
 import textwrap
+
+import percall_data
 
 RES = sys.argv[1]
 problems = []
@@ -46,11 +47,7 @@ def num(v):
     return f"{v:.0f}" if abs(v) >= 1000 else f"{v:.4g}"
 
 
-def pct(sorted_v, p):
-    """Nearest-rank percentile of a sorted list."""
-    if not sorted_v:
-        return 0
-    return sorted_v[min(len(sorted_v) - 1, int(p / 100 * len(sorted_v)))]
+pct = percall_data.pct
 
 
 out = []
@@ -95,35 +92,12 @@ if have_icount and need(m and icases and icases[0] == "empty", "no instruction-c
 # ------------------------------------------------------------- percall data
 pcon = read("percall-console.log")
 plog = read("percall.log")
-runs = [l.split()[2:4] for l in pcon.splitlines() if l.startswith("RSC: pcrun ")]
-segs = re.search(r"^percall_segments (\d+) cache (\w+)", plog, re.M)
-# tests/bench/percall.c's raw record: instructions, data lines, instruction
-# lines, L1D misses, L2 misses, measured calls made inside the call.
-RECORD = 6
 PIECES = ["pick", "llc_enqueue", "llc_dequeue", "occupancy", "cache_work", "tg_alloc", "tg_free"]
-percall = {}    # (piece, workload, impl) -> list of records
-excluded = {}   # (piece, workload, impl) -> calls disturbed or lost
+runs, percall, excluded = [], {}, {}   # percall, excluded: by (piece, workload, side)
 have_percall = os.path.exists(os.path.join(RES, "percall-console.log"))
-if have_percall and need(runs and runs[-1] == ["end", "end"], "no complete per-call run (percall boot)") and \
-        need(segs and int(segs.group(1)) == len(runs) + 1,
-             f"the percall plugin saw {segs.group(1) if segs else 'no'} segments, "
-             f"expected {len(runs) + 1} (one per run and the boot)"):
-    for l in plog.splitlines():
-        f = l.split()
-        if f[:1] == ["percall"] and 1 <= int(f[1]) < len(runs):
-            impl, wl = runs[int(f[1]) - 1]
-            key = (f[2], wl, impl)
-            excluded[key] = excluded.get(key, 0) + int(f[6]) + int(f[8])
-    for k, (impl, wl) in enumerate(runs[:-1], start=1):
-        for piece in PIECES:
-            path = os.path.join(RES, "raw", f"{k}.{piece}")
-            if not os.path.exists(path):
-                continue
-            a = array.array("I")
-            with open(path, "rb") as f:
-                a.frombytes(f.read())
-            percall.setdefault((piece, wl, impl), []).extend(
-                tuple(a[i:i + 5]) for i in range(0, len(a), RECORD))
+if have_percall:
+    runs, percall, excluded, why = percall_data.load(os.path.join(RES, "raw"), pcon, plog, PIECES)
+    need(why is None, why)
 
 # ------------------------------------------------------------ workload data
 wb = {}     # metric -> {"c": [], "rust": [], "better": ...}
@@ -310,10 +284,7 @@ if have_percall:
             v = [r[0] for wl in workloads for r in percall.get((piece, wl, impl), [])]
             if not v:
                 continue
-            cnt = {}
-            for x in v:
-                cnt[x] = cnt.get(x, 0) + 1
-            common = sorted(x for x, n in cnt.items() if n >= 0.05 * len(v))
+            common = percall_data.paths(v)
             paths[(piece, impl)] = common
             row.append(f"{impl} " + (" ".join(map(str, common)) or "(no count in 5 % of the calls)"))
         if row:

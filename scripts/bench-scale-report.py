@@ -15,12 +15,13 @@ scan that did not visit every CPU, no thread with a preferred LLC, threads
 that did not spread over every LLC, a shadow or LLC check that compared
 nothing or found a difference.
 """
-import array
 import os
 import re
 import subprocess
 import sys
 import textwrap
+
+import percall_data
 
 RES = sys.argv[1]
 SIZES = [tuple(int(x) for x in s.split(":")) for s in sys.argv[2:]]
@@ -28,7 +29,6 @@ SIZES = [tuple(int(x) for x in s.split(":")) for s in sys.argv[2:]]
 # that scanned (made measured calls, one fraction_mm_sched() per CPU), the
 # others returned at the one-scanner-per-period gate.
 PIECES = ["pick", "llc_enqueue", "llc_dequeue", "occupancy", "scan", "tg_alloc", "tg_free"]
-RECORD = 6      # tests/bench/percall.c's raw record, M_NESTED last
 # The workload each piece is measured in: the threads run for the pick and
 # the LLC pieces, the cgroup tree for the group's allocation and free.
 WORKLOAD = {p: "threads" for p in PIECES}
@@ -43,8 +43,7 @@ def say(line=""):
     out.append(line)
 
 
-def pct(v, p):
-    return v[min(len(v) - 1, (len(v) * p) // 100)]
+pct = percall_data.pct
 
 
 def size_data(cpus, llcs):
@@ -88,33 +87,16 @@ def size_data(cpus, llcs):
 
     # The measured runs: segment k (1-based) is the k-th pcrun line; the
     # last ("end") segment holds the checks and is not measured.
-    runs = [l.split()[2:4] for l in con.splitlines() if l.startswith("RSC: pcrun ")]
     plog = open(os.path.join(d, "percall.log"), errors="replace").read() \
         if os.path.exists(os.path.join(d, "percall.log")) else ""
-    segs = re.search(r"^percall_segments (\d+)", plog, re.M)
-    if not runs or runs[-1] != ["end", "end"] or not segs or int(segs.group(1)) != len(runs) + 1:
-        problems.append(f"{tag}: the per-call plugin saw {segs.group(1) if segs else 'no'} segments "
-                        f"for {len(runs)} runs")
+    runs, recs, excl, why = percall_data.load(os.path.join(d, "raw"), con, plog, PIECES + ["cache_work"])
+    if why:
+        problems.append(f"{tag}: {why}")
         return r
-    recs = {}
-    excl = {}
-    for l in plog.splitlines():
-        f = l.split()
-        if f[:1] == ["percall"] and 1 <= int(f[1]) < len(runs):
-            impl, wl = runs[int(f[1]) - 1]
-            excl[(f[2], wl, impl)] = excl.get((f[2], wl, impl), 0) + int(f[6]) + int(f[8])
-    for k, (impl, wl) in enumerate(runs[:-1], start=1):
-        for piece in PIECES + ["cache_work"]:
-            path = os.path.join(d, "raw", f"{k}.{piece}")
-            if os.path.exists(path):
-                a = array.array("I")
-                with open(path, "rb") as f:
-                    a.frombytes(f.read())
-                recs.setdefault((piece, wl, impl), []).extend(
-                    (a[i], a[i + RECORD - 1]) for i in range(0, len(a), RECORD))
+    nested = percall_data.RECORD - 1
     for impl in ("c", "rust"):
         cw = recs.get(("cache_work", "threads", impl), [])
-        recs[("scan", "threads", impl)] = [x for x in cw if x[1] > 0]
+        recs[("scan", "threads", impl)] = [x for x in cw if x[nested] > 0]
         excl[("scan", "threads", impl)] = excl.get(("cache_work", "threads", impl), 0)
     r["med"] = {}
     r["calls"] = {}
@@ -129,14 +111,10 @@ def size_data(cpus, llcs):
                                 f"the {WORKLOAD[piece]} run)")
     # The occupancy sample's paths: the counts 5 % of a side's calls or more take.
     for impl in ("c", "rust"):
-        v = [x[0] for x in recs.get(("occupancy", "threads", impl), [])]
-        cnt = {}
-        for x in v:
-            cnt[x] = cnt.get(x, 0) + 1
-        r[("paths", impl)] = sorted(x for x, n in cnt.items() if n >= 0.05 * len(v))
+        r[("paths", impl)] = percall_data.paths([x[0] for x in recs.get(("occupancy", "threads", impl), [])])
     # The scan: fraction_mm_sched() once per CPU of every scan.
     for impl in ("c", "rust"):
-        visits = sorted(x[1] for x in recs[("scan", "threads", impl)])
+        visits = sorted(x[nested] for x in recs[("scan", "threads", impl)])
         r[("per_scan", impl)] = pct(visits, 50) if visits else 0
         if not visits:
             problems.append(f"{tag}: task_cache_work() never scanned on {impl}")

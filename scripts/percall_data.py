@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The output of the per-call plugin (tests/bench/percall.c) as
+scripts/bench-report.py and scripts/bench-scale-report.py read it.
+
+A run of the guest is announced on the console ("RSC: pcrun <side>
+<workload>") and is one segment of the plugin's records; the last run, "end
+end", and what follows it are not measured. percall.log has one summary line
+per segment and piece (the calls left out: lost and disturbed), raw/ every
+recorded call of segment k and a piece in raw/<k>.<piece>.
+"""
+import array
+import os
+import re
+
+# A raw record: instructions, data lines, instruction lines, L1D misses, L2
+# misses, measured calls made inside the call.
+RECORD = 6
+
+
+def pct(sorted_v, p):
+    """Nearest-rank percentile of a sorted list."""
+    if not sorted_v:
+        return 0
+    return sorted_v[min(len(sorted_v) - 1, int(p / 100 * len(sorted_v)))]
+
+
+def load(raw_dir, console, log, pieces):
+    """Returns (runs, records, excluded, problem): the runs as [side, workload],
+    records[(piece, workload, side)] the list of each recorded call's RECORD
+    fields, excluded[(piece, workload, side)] the calls left out, and problem
+    why nothing was loaded (None if it was)."""
+    runs = [l.split()[2:4] for l in console.splitlines() if l.startswith("RSC: pcrun ")]
+    segs = re.search(r"^percall_segments (\d+)", log, re.M)
+    if not runs or runs[-1] != ["end", "end"]:
+        return runs, {}, {}, "no complete per-call run (no 'RSC: pcrun end end' on the console)"
+    if not segs or int(segs.group(1)) != len(runs) + 1:
+        return runs, {}, {}, (f"the percall plugin saw {segs.group(1) if segs else 'no'} segments, "
+                              f"expected {len(runs) + 1} (one per run and the boot)")
+    excluded = {}
+    for l in log.splitlines():
+        f = l.split()
+        if f[:1] == ["percall"] and 1 <= int(f[1]) < len(runs):
+            side, wl = runs[int(f[1]) - 1]
+            excluded[(f[2], wl, side)] = excluded.get((f[2], wl, side), 0) + int(f[6]) + int(f[8])
+    records = {}
+    for k, (side, wl) in enumerate(runs[:-1], start=1):
+        for piece in pieces:
+            path = os.path.join(raw_dir, f"{k}.{piece}")
+            if not os.path.exists(path):
+                continue
+            a = array.array("I")
+            with open(path, "rb") as f:
+                a.frombytes(f.read())
+            records.setdefault((piece, wl, side), []).extend(
+                tuple(a[i:i + RECORD]) for i in range(0, len(a), RECORD))
+    return runs, records, excluded, None
+
+
+def paths(values, share=0.05):
+    """The instruction counts that `share` of the calls or more take, sorted:
+    a piece's paths, compared like for like where its median moves with the
+    mix of paths a run's state gives each side."""
+    count = {}
+    for v in values:
+        count[v] = count.get(v, 0) + 1
+    return sorted(v for v, n in count.items() if n >= share * len(values))
