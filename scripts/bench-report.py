@@ -465,25 +465,30 @@ def rng(a, b):
 
 
 sm = []
+micro, percall_rows = [], []
 for item in summary:
     if item[0] == "pick_icount":
-        sm.append(f"- Pick and eligibility test, in-kernel microbenchmarks ({n_of(item[1], 'state')}): Rust/C "
-                  f"{rng(item[2], item[3])} (C with the series' first patch: the same algorithm).")
-    elif item[0] == "stock_icount":
-        sm.append(f"- Against 7.3's stock C on the same states: C/stock {rng(item[2], item[3])} (the first "
-                  f"patch, for every kernel), Rust/stock {rng(item[4], item[5])}.")
+        sm.append(f"- In-kernel microbenchmarks, Rust/C (C with the series' first patch: the same "
+                  f"algorithm): pick and eligibility {rng(item[2], item[3])} ({n_of(item[1], 'state')}), ")
     elif item[0] in ("llc_enq_deq", "llc_occupancy", "llc_decay"):
-        sm.append(f"- {item[0]} microbenchmark: Rust/C {item[1]:.3f}.")
+        micro.append(f"{item[0]} {item[1]:.3f}")
+    elif item[0] == "stock_icount":
+        sm.append(f"- The same states against 7.3's stock C: C/stock {rng(item[2], item[3])} (the first "
+                  f"patch, for every kernel), Rust/stock {rng(item[4], item[5])}.")
     elif item[0] == "percall":
-        line = f"- {item[1]} per call inside workloads ({n_of(item[2], 'workload')}): Rust/C {rng(item[3], item[4])}"
+        row = f"{item[1]} {rng(item[3], item[4])}"
         if item[5] and item[6] and len(item[5]) > 2:
-            line += (f" (of the medians; its paths, in instructions: C {'/'.join(map(str, item[5]))}, Rust "
-                     f"{'/'.join(map(str, item[6]))})")
-        sm.append(line + ".")
+            row += f" (its paths, in instructions: C {'/'.join(map(str, item[5]))}, Rust {'/'.join(map(str, item[6]))})"
+        percall_rows.append(row)
     elif item[0] == "percall_stock":
-        sm.append(f"- pick per call inside workloads against the stock pick ({n_of(item[1], 'workload')}): C/stock "
-                  f"{rng(item[2], item[3])}, Rust/stock {rng(item[4], item[5])}; C/stock with its 95 % bootstrap "
-                  "interval: " + ", ".join(f"{w} {r:.3f} [{lo:.3f}, {hi:.3f}]" for w, r, lo, hi in item[6]) + ".")
+        sm.append(f"- The pick per call inside workloads against the stock pick: C/stock {rng(item[2], item[3])}, "
+                  f"Rust/stock {rng(item[4], item[5])}; C/stock with its 95 % bootstrap interval: "
+                  + ", ".join(f"{w} {r:.3f} [{lo:.3f}, {hi:.3f}]" for w, r, lo, hi in item[6]) + ".")
+if sm and sm[0].startswith("- In-kernel"):
+    sm[0] += ", ".join(micro) + "."
+if percall_rows:
+    sm.insert(min(2, len(sm)), "- Per call inside workloads, Rust/C of the medians (range over the workloads): "
+              + ", ".join(percall_rows) + ".")
 with open(os.path.join(RES, "summary.md"), "w") as f:
     for item in sm:
         f.write("\n".join(textwrap.wrap(item, 100, subsequent_indent="  ", break_on_hyphens=False)) + "\n")

@@ -313,12 +313,14 @@ if done:
               f"(CPUs:LLCs {sizes}; [all figures](tests/bench/results-scale/README.md)), instructions per "
               "call, Rust/C of the medians over the sizes:")
     sm.append("")
+    cells = []
     for p in PIECES:
         v = [r["med"][(p, "rust")] / r["med"][(p, "c")] for r in done
              if r["med"].get((p, "c")) and r["med"].get((p, "rust"))]
         if v:
             lo, hi = min(v), max(v)
-            sm.append(f"- {p}: " + (f"{lo:.3f}" if f"{lo:.3f}" == f"{hi:.3f}" else f"{lo:.3f}-{hi:.3f}"))
+            cells.append(f"{p} " + (f"{lo:.3f}" if f"{lo:.3f}" == f"{hi:.3f}" else f"{lo:.3f}-{hi:.3f}"))
+    sm.append("- " + ", ".join(cells))
     pc = {impl: sorted({x for r in done for x in r.get(("paths", impl), [])}) for impl in ("c", "rust")}
     if pc["c"] and pc["rust"]:
         sm.append(f"- occupancy's paths (instructions taken by 5 % of a side's calls or more, at any size): "

@@ -44,9 +44,12 @@ targets=$(sed -n 's/^\([a-z0-9-]*\):.*/\1/p' Makefile | grep -vx all | sort)
 listed=$(make -s help | awk '/^  [a-z0-9-]+ / { print $1 }' | sort)
 [ "$targets" = "$listed" ] && ok "make help lists the $(wc -w <<< "$targets") targets" ||
 	ko "make help and the Makefile's targets differ: $(comm -3 <(echo "$targets") <(echo "$listed") | tr -s ' \t\n' ' ')"
-readme_targets=$(grep '^| `make ' README.md | cut -d'|' -f2 | grep -o 'make [a-z0-9-]*' | cut -c6- | sort -u)
-missing=$(comm -23 <(echo "$targets") <(echo "$readme_targets") | grep -vx help | tr '\n' ' ')
-[ -z "$missing" ] && ok "README.md's table has every target" || ko "targets missing from README.md's table: $missing"
+# The rst's list of targets: a definition list, one term line per entry.
+rst=Documentation/scheduler/sched-rust-cfs.rst
+doc_targets=$(sed -n '/^Targets, variables and results$/,/^Measuring$/p' "$rst" | grep '^``make ' |
+	grep -o '``make [a-z0-9-]*``' | sed 's/``make \(.*\)``/\1/' | sort -u)
+missing=$(comm -23 <(echo "$targets") <(echo "$doc_targets") | grep -vx help | tr '\n' ' ')
+[ -z "$missing" ] && ok "the rst's list of targets has every target" || ko "targets missing from $rst's list: $missing"
 
 # O= and KBUILD_OUTPUT: refused before anything runs.
 expect 2 "make O=$tmp/o test" make -s O="$tmp/o" test
