@@ -118,7 +118,39 @@ if [ -n "$helpers" ]; then
 	echo "$helpers" | sed 's/^/  /'
 	fail=1
 fi
+# On arm64, a Rust function of the sched_rust crate that calls nothing must
+# not save a frame record (stp x29, x30) nor sign its return address, as
+# clang's leaf functions of fair.c do not: the attributes compared below can
+# be equal and the frame still be there, for an inline assembly statement
+# that LLVM treats as a call (an asm!() without options(nostack) is
+# "alignstack", as warn_on!()'s trap was before the series).
+leafframes=
+if [ "$KARCH" = arm64 ]; then
+	# The crate's functions: those its object defines (with the inlining
+	# option it is not linked, and its functions are fair.o's).
+	rfuncs=$(llvm-nm$LLVM_SUFFIX --defined-only "$B/kernel/sched/rust/sched_rust.o" |
+		awk '$2 ~ /^[tT]$/ && $3 !~ /5tests/ { print $3 }')
+	[ -n "$rfuncs" ] || die "no function defined in $B/kernel/sched/rust/sched_rust.o"
+	nleaf=$(echo "$rfuncs" | wc -l)
+	leafframes=$(echo "$rfuncs" | awk '
+		function done() {
+			if (f in rust && !call && frame)
+				print "  " f
+		}
+		NR == FNR { rust[$1] = 1; next }
+		/^[0-9a-f]+ <.*>:$/ { done(); f = $2; gsub(/[<>:]/, "", f); call = frame = 0; next }
+		/\t(bl|blr)\t/ { call = 1 }
+		/\tpaciasp$/ || /\tstp\tx29, x30, / { frame = 1 }
+		END { done() }' - "$dis")
+	if [ -n "$leafframes" ]; then
+		echo "check-inline: FAIL: Rust functions that call nothing but save a frame record or sign their return address:"
+		echo "$leafframes"
+		fail=1
+	fi
+fi
 echo "check-inline: $flavour vmlinux ($KARCH), $(wc -l < "$calls") calls and tail calls scanned"
+[ "$KARCH" = arm64 ] &&
+	echo "  functions among the $nleaf of the sched_rust crate that call nothing and save a frame record: ${leafframes:+$(echo $leafframes)}${leafframes:-none}"
 echo "  calls to __multi3/__divti3/... (i128 helpers) or __aarch64_ldadd4_acq & co. (outline atomics): ${helpers:-none}"
 echo "  Rust hot entry points checked for callers: $(echo $hot_entries)"
 echo "    (defined out of line too: ${present[*]:-none})"

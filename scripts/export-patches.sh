@@ -100,6 +100,29 @@ none is left: the accessors compile to the field access.
 Mark the four functions #[inline], as the rest of the atomic API is." \
 	patches/0009-rust-inline-as-ptr.patch
 
+commit "rust: bug: Let warn_on!() leave leaf functions leaves" \
+"warn_on!() is one trapping instruction with its bug table entry, in an
+asm!() block without options: for rustc such a block may push to the
+stack, which it tells LLVM with the \"alignstack\" attribute, and LLVM
+compiles a function that contains one as a function that makes calls.
+On arm64 with frame pointers, a Rust leaf function that checks an
+invariant with warn_on!() therefore saves a frame record and, with
+pac-ret, signs and authenticates its return address, where the same
+function in C, whose WARN_ON() asm says nothing of the stack, does
+neither; on x86_64 without frame pointers, it may push a register to
+align the stack.
+
+The block does not use the stack: the trap's exception entry writes
+below the stack pointer, as an interrupt may at any instruction, and the
+kernel has no red zone. Mark it options(nostack).
+
+Measured on the Rust EEVDF pick of this series on arm64 (QEMU TCG, a
+distribution-like -O2 kernel with pointer authentication and BTI): its
+out-of-line heap search pick_eevdf_many(), a leaf with one
+warn_on_once!(), loses its paciasp, frame record and autiasp, five
+instructions of every pick that is not the leftmost fastpath." \
+	patches/0013-rust-bug-warn-nostack.patch
+
 commit "rust: bug: Add warn_on_once!()" \
 "Rust has warn_on!(), but no equivalent of WARN_ON_ONCE(), the form most
 kernel invariant checks take: code that wants it keeps a static flag of
