@@ -143,9 +143,11 @@ if have_icount:
     say("### Microbenchmarks, instructions per call")
     say("")
     say("In-kernel microbenchmarks (`kernel/sched/rust/fair_bench.c`): the same states given to the C and "
-        "the Rust function from the same call site, under the QEMU TCG plugin `tests/bench/icount.c`; "
+        "the Rust function, each called out of line by the same loop as a kernel without the debug option "
+        "calls it (no C/Rust dispatch), under the QEMU TCG plugin `tests/bench/icount.c`; "
         f"median of {rounds} rounds of {batch} calls per side; net = minus the empty batch "
-        f"({e / batch:.1f} instructions per call: loop, markers, clock reads). "
+        f"({e / batch:.1f} instructions per call: the loop, the call of a function that returns its "
+        "argument, markers, clock reads). "
         "C is fair.c's implementation, with the series' first patch: its pick computes the eligibility "
         "sums once per pick, the algorithm of the Rust pick.")
     say("")
@@ -153,7 +155,7 @@ if have_icount:
     say(f"{'case':<18} {'C net':>8} {'Rust net':>9} {'Rust/C':>7}")
     ratios = {}
     for name in icases[1:]:
-        if name.startswith("stock_"):
+        if name.startswith(("stock_", "dispatch_")):
             continue
         c, r = ((x - e) / batch for x in icount[name])
         ratios[name] = r / c if c > 0 else 0
@@ -164,8 +166,8 @@ if have_icount:
     if stock:
         say("Three sides: each pick and eligibility case again on the same state, Linux 7.3's stock C "
             "(`pick_eevdf_stock()`, which computes the eligibility sums for every entity it tests) against "
-            "fair.c's C (the series' first patch: once per pick), through the same dispatch (the stock "
-            "side's path is one patched jump shorter). `C/stock` is what the C patch gives every kernel, "
+            "fair.c's C (the series' first patch: once per pick), called the same way. "
+            "`C/stock` is what the C patch gives every kernel, "
             "`Rust/C` the cost of the language on the same algorithm (the C-against-Rust batches of the "
             "table above), `Rust/stock` what a 7.3 user sees.")
         say("")
@@ -178,6 +180,21 @@ if have_icount:
             c, r = ((x - e) / batch for x in icount[base])
             say(f"{base:<18} {st:9.1f} {c2:8.1f} {r:9.1f} {c2 / st if st > 0 else 0:8.3f} "
                 f"{r / c if c > 0 else 0:7.3f} {r / st if st > 0 else 0:10.3f}")
+        say("```")
+        say("")
+    disp = [n for n in icases if n.startswith("dispatch_") and n[len("dispatch_"):] in icount]
+    if disp:
+        say("The debug option's dispatch (`CONFIG_SCHED_RUST_CFS_DEBUG`: a static key per piece chooses "
+            "C or Rust at run time; the per-call figures inside workloads below run behind it): the same "
+            "cases called through it, and what it adds to each side's call, in instructions.")
+        say("")
+        say("```")
+        say(f"{'case':<18} {'C net':>8} {'Rust net':>9} {'Rust/C':>7} {'C +':>5} {'Rust +':>7}")
+        for name in disp:
+            base = name[len("dispatch_"):]
+            dc, dr = ((x - e) / batch for x in icount[name])
+            c, r = ((x - e) / batch for x in icount[base])
+            say(f"{base:<18} {dc:8.1f} {dr:9.1f} {dr / dc if dc > 0 else 0:7.3f} {dc - c:5.1f} {dr - r:7.1f}")
         say("```")
         say("")
     pick = [n for n in ratios if n == "eligible_call" or n.startswith("pick_")]

@@ -11,14 +11,19 @@
  *
  * Each case runs ROUNDS rounds; a round times one batch of BATCH calls of
  * each side, with interrupts off (but for the group allocation, which
- * sleeps), the order alternating between rounds. Both sides are called
- * through the same call site, the dispatch fair.c itself uses
- * (vruntime_eligible(), pick_eevdf(), account_llc_enqueue()/_dequeue(),
- * fraction_mm_sched(), alloc_fair_sched_group()/free_fair_sched_group()),
- * with the piece's switch set to the side being measured before the batch
- * and restored after the case: neither side gets an inlining advantage the
- * scheduler does not have. A case "empty" runs the loop without a call; the
- * instruction counts of make bench subtract it.
+ * sleeps), the order alternating between rounds. A batch is one loop that
+ * calls one function BATCH times, the same loop for every side: the
+ * function is the side's implementation as a kernel without the debug
+ * option calls it (fair.c's C twin, the Rust entry point, or 7.3's stock C
+ * for the "stock_" cases of the pick and the eligibility test), out of line,
+ * so that each side compiles to its own body and no side gets an inlining
+ * advantage over the other. The case "empty" calls a function that does
+ * nothing: the instruction counts of make bench subtract it. The
+ * "dispatch_" cases run C and Rust again through the dispatch that fair.c
+ * itself uses in this configuration (vruntime_eligible(), pick_eevdf(),
+ * account_llc_enqueue()/_dequeue(), fraction_mm_sched()), the piece's
+ * switch set to the side measured: the figures per call inside workloads,
+ * which run behind that dispatch, include what it costs each side.
  *
  * The table gives the median and the 10th-90th percentile spread of the time
  * per call in nanoseconds (ktime, so TCG wall time under QEMU), and the ratio
@@ -208,22 +213,6 @@ static int rust_bench_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-#ifdef CONFIG_FAIR_GROUP_SCHED
-/* alloc_fair_sched_group() + free_fair_sched_group() below the root group. */
-static noinline u64 rust_bench_tg_batch(struct task_group *tg)
-{
-	u64 t0 = ktime_get_ns();
-	int i;
-
-	for (i = 0; i < BENCH_TG_BATCH; i++) {
-		memset(tg, 0, sizeof(*tg));
-		alloc_fair_sched_group(tg, &root_task_group);
-		free_fair_sched_group(tg);
-	}
-	return ktime_get_ns() - t0;
-}
-#endif
-
 #ifdef CONFIG_SCHED_CACHE
 /*
  * account_llc_enqueue() + account_llc_dequeue() of a task queued on its
@@ -238,46 +227,6 @@ struct rust_bench_llc {
 	struct sched_domain *sd;
 	struct task_struct *p;
 };
-
-static noinline u64 rust_bench_llc_batch(struct rust_bench_llc *l, enum rust_bench_kind kind)
-{
-	unsigned long flags, sink = 0;
-	u64 t0, t1;
-	int i;
-
-	local_irq_save(flags);
-	rcu_read_lock();
-	/* The accounting runs under the runqueue lock; the decay takes its own lock. */
-	if (kind == BENCH_LLC)
-		raw_spin_rq_lock(&l->rq);
-	rust_bench_mark_begin();
-	t0 = ktime_get_ns();
-	for (i = 0; i < BENCH_BATCH; i++) {
-		barrier();
-		if (kind == BENCH_LLC) {
-			account_llc_enqueue(&l->rq, l->p);
-			account_llc_dequeue(&l->rq, l->p);
-		} else {
-			/*
-			 * llc_decay: an epoch has elapsed at every call, so that
-			 * the CPU's and the process's runtimes decay (one store,
-			 * the same for both sides).
-			 */
-			if (kind == BENCH_DECAY_EPOCH)
-				l->rq.cpu_epoch_next = jiffies - 1;
-			/* Takes rq->cpu_epoch_lock, as task_cache_work() does. */
-			sink += fraction_mm_sched(&l->rq, &l->t);
-		}
-	}
-	t1 = ktime_get_ns();
-	rust_bench_mark_end();
-	if (kind == BENCH_LLC)
-		raw_spin_rq_unlock(&l->rq);
-	rcu_read_unlock();
-	local_irq_restore(flags);
-	OPTIMIZER_HIDE_VAR(sink);
-	return t1 - t0;
-}
 
 static void rust_bench_llc_free(struct rust_bench_llc *l)
 {
@@ -315,35 +264,343 @@ static struct rust_bench_llc *rust_bench_llc_prepare(void)
 }
 #endif
 
-static noinline u64 rust_bench_batch(struct rust_bench *b, enum rust_bench_kind kind)
+/*
+ * The functions a batch calls: one per side of each piece, all of one type.
+ * @state is the case's state (struct rust_bench, struct rust_bench_llc or a
+ * struct task_group), @arg the vruntime tested by the eligibility cases.
+ */
+typedef unsigned long (*rust_bench_fn)(void *state, u64 arg);
+
+/*
+ * Both arguments live into every side function, whatever it uses: each loop
+ * passes both (no instruction here, they arrive in registers).
+ */
+static __always_inline void rust_bench_args(void *state, u64 arg)
 {
-	struct cfs_rq *cfs_rq = &b->rq.cfs;
-	unsigned long flags, sink = 0;
-	u64 v = b->se[0].vruntime;
+	asm volatile("" : : "r" (state), "r" (arg));
+}
+
+/* A result the caller cannot know, for the sides that have none. */
+static __always_inline unsigned long rust_bench_result(u64 arg)
+{
+	OPTIMIZER_HIDE_VAR(arg);
+	return arg;
+}
+
+/*
+ * "empty": the loop, the call and the return of a value, which every case's
+ * count subtracts.
+ */
+static noinline unsigned long rust_bench_none(void *state, u64 arg)
+{
+	rust_bench_args(state, arg);
+	return rust_bench_result(arg);
+}
+
+static inline struct cfs_rq *rust_bench_cfs_rq(void *state)
+{
+	return &((struct rust_bench *)state)->rq.cfs;
+}
+
+static noinline unsigned long rust_bench_eligible_c(void *state, u64 v)
+{
+	rust_bench_args(state, v);
+	return vruntime_eligible_c(rust_bench_cfs_rq(state), v);
+}
+
+static noinline unsigned long rust_bench_eligible_rust(void *state, u64 v)
+{
+	rust_bench_args(state, v);
+	return sched_rust_vruntime_eligible(rust_bench_cfs_rq(state), v);
+}
+
+static noinline unsigned long rust_bench_eligible_stock(void *state, u64 v)
+{
+	rust_bench_args(state, v);
+	return vruntime_eligible_stock(rust_bench_cfs_rq(state), v);
+}
+
+static noinline unsigned long rust_bench_eligible_dispatch(void *state, u64 v)
+{
+	rust_bench_args(state, v);
+	return vruntime_eligible(rust_bench_cfs_rq(state), v);
+}
+
+static noinline unsigned long rust_bench_pick_c(void *state, u64 arg)
+{
+	rust_bench_args(state, arg);
+	return (unsigned long)pick_eevdf_c(rust_bench_cfs_rq(state), true);
+}
+
+static noinline unsigned long rust_bench_pick_rust(void *state, u64 arg)
+{
+	rust_bench_args(state, arg);
+	return (unsigned long)sched_rust_pick_eevdf(rust_bench_cfs_rq(state), true,
+						    sched_feat(PICK_BUDDY));
+}
+
+static noinline unsigned long rust_bench_pick_stock(void *state, u64 arg)
+{
+	rust_bench_args(state, arg);
+	return (unsigned long)pick_eevdf_stock(rust_bench_cfs_rq(state), true);
+}
+
+static noinline unsigned long rust_bench_pick_dispatch(void *state, u64 arg)
+{
+	rust_bench_args(state, arg);
+	return (unsigned long)pick_eevdf(rust_bench_cfs_rq(state), true);
+}
+
+#ifdef CONFIG_FAIR_GROUP_SCHED
+/* alloc_fair_sched_group() + free_fair_sched_group() below the root group. */
+static noinline unsigned long rust_bench_tg_c(void *state, u64 arg)
+{
+	struct task_group *tg = state;
+
+	rust_bench_args(state, arg);
+	memset(tg, 0, sizeof(*tg));
+	alloc_fair_sched_group_c(tg, &root_task_group);
+	free_fair_sched_group_c(tg);
+	return rust_bench_result(arg);
+}
+
+static noinline unsigned long rust_bench_tg_rust(void *state, u64 arg)
+{
+	struct task_group *tg = state;
+
+	rust_bench_args(state, arg);
+	memset(tg, 0, sizeof(*tg));
+	sched_rust_alloc_fair_sched_group(tg, &root_task_group);
+	sched_rust_free_fair_sched_group(tg);
+	return rust_bench_result(arg);
+}
+#endif
+
+#ifdef CONFIG_SCHED_CACHE
+static noinline unsigned long rust_bench_llc_c(void *state, u64 arg)
+{
+	struct rust_bench_llc *l = state;
+
+	rust_bench_args(state, arg);
+	account_llc_enqueue_switch(&l->rq, l->p, false);
+	account_llc_dequeue_switch(&l->rq, l->p, false);
+	return rust_bench_result(arg);
+}
+
+static noinline unsigned long rust_bench_llc_rust(void *state, u64 arg)
+{
+	struct rust_bench_llc *l = state;
+
+	rust_bench_args(state, arg);
+	account_llc_enqueue_switch(&l->rq, l->p, true);
+	account_llc_dequeue_switch(&l->rq, l->p, true);
+	return rust_bench_result(arg);
+}
+
+static noinline unsigned long rust_bench_llc_dispatch(void *state, u64 arg)
+{
+	struct rust_bench_llc *l = state;
+
+	rust_bench_args(state, arg);
+	account_llc_enqueue(&l->rq, l->p);
+	account_llc_dequeue(&l->rq, l->p);
+	return rust_bench_result(arg);
+}
+
+/* Takes rq->cpu_epoch_lock, as task_cache_work() does. */
+static noinline unsigned long rust_bench_occupancy_c(void *state, u64 arg)
+{
+	struct rust_bench_llc *l = state;
+
+	rust_bench_args(state, arg);
+	return fraction_mm_sched_switch(&l->rq, &l->t, false);
+}
+
+static noinline unsigned long rust_bench_occupancy_rust(void *state, u64 arg)
+{
+	struct rust_bench_llc *l = state;
+
+	rust_bench_args(state, arg);
+	return fraction_mm_sched_switch(&l->rq, &l->t, true);
+}
+
+static noinline unsigned long rust_bench_occupancy_dispatch(void *state, u64 arg)
+{
+	struct rust_bench_llc *l = state;
+
+	rust_bench_args(state, arg);
+	return fraction_mm_sched(&l->rq, &l->t);
+}
+
+/*
+ * llc_decay: an epoch has elapsed at every call, so that the CPU's and the
+ * process's runtimes decay (one store, the same for both sides).
+ */
+static noinline unsigned long rust_bench_decay_c(void *state, u64 arg)
+{
+	struct rust_bench_llc *l = state;
+
+	rust_bench_args(state, arg);
+	l->rq.cpu_epoch_next = jiffies - 1;
+	return fraction_mm_sched_switch(&l->rq, &l->t, false);
+}
+
+static noinline unsigned long rust_bench_decay_rust(void *state, u64 arg)
+{
+	struct rust_bench_llc *l = state;
+
+	rust_bench_args(state, arg);
+	l->rq.cpu_epoch_next = jiffies - 1;
+	return fraction_mm_sched_switch(&l->rq, &l->t, true);
+}
+#endif
+
+/*
+ * Their addresses, taken: LLVM then keeps the signature of every side
+ * function as written (no argument or return value dropped where a side
+ * does not use it), and every loop makes the empty case's call.
+ */
+static const rust_bench_fn rust_bench_fns[] __used = {
+	rust_bench_none, rust_bench_eligible_c, rust_bench_eligible_rust,
+	rust_bench_eligible_stock, rust_bench_eligible_dispatch, rust_bench_pick_c,
+	rust_bench_pick_rust, rust_bench_pick_stock, rust_bench_pick_dispatch,
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	rust_bench_tg_c, rust_bench_tg_rust,
+#endif
+#ifdef CONFIG_SCHED_CACHE
+	rust_bench_llc_c, rust_bench_llc_rust, rust_bench_llc_dispatch,
+	rust_bench_occupancy_c, rust_bench_occupancy_rust, rust_bench_occupancy_dispatch,
+	rust_bench_decay_c, rust_bench_decay_rust,
+#endif
+};
+
+/*
+ * One batch: @n calls of @fn, between the plugin's markers with @marked
+ * (not around the group allocation, which sleeps). Always inline into one
+ * function per @fn below: each side's loop is the same code with a direct
+ * call.
+ */
+static __always_inline u64 rust_bench_loop(void *state, u64 arg, int n, rust_bench_fn fn,
+					   bool marked)
+{
+	unsigned long sink = 0;
 	u64 t0, t1;
 	int i;
 
-	local_irq_save(flags);
-	/* The runqueue lock, as the scheduler holds it (and the Rust side checks). */
-	raw_spin_rq_lock(&b->rq);
-	rust_bench_mark_begin();
+	if (marked)
+		rust_bench_mark_begin();
 	t0 = ktime_get_ns();
-	for (i = 0; i < BENCH_BATCH; i++) {
+	for (i = 0; i < n; i++) {
 		/* Reload the state every call, as the scheduler would. */
 		barrier();
-		if (kind == BENCH_EMPTY)
-			sink += v;
-		else if (kind == BENCH_CALL)
-			sink += vruntime_eligible(cfs_rq, v);
-		else
-			sink += (unsigned long)pick_eevdf(cfs_rq, true);
+		sink += fn(state, arg);
 	}
 	t1 = ktime_get_ns();
-	rust_bench_mark_end();
-	raw_spin_rq_unlock(&b->rq);
-	local_irq_restore(flags);
+	if (marked)
+		rust_bench_mark_end();
 	OPTIMIZER_HIDE_VAR(sink);
 	return t1 - t0;
+}
+
+typedef u64 (*rust_bench_batch_fn)(void *state, u64 arg, int n);
+
+#define RUST_BENCH_BATCH(fn, marked)						\
+static noinline u64 fn##_batch(void *state, u64 arg, int n)			\
+{										\
+	return rust_bench_loop(state, arg, n, fn, marked);			\
+}
+
+RUST_BENCH_BATCH(rust_bench_none, true)
+RUST_BENCH_BATCH(rust_bench_eligible_c, true)
+RUST_BENCH_BATCH(rust_bench_eligible_rust, true)
+RUST_BENCH_BATCH(rust_bench_eligible_stock, true)
+RUST_BENCH_BATCH(rust_bench_eligible_dispatch, true)
+RUST_BENCH_BATCH(rust_bench_pick_c, true)
+RUST_BENCH_BATCH(rust_bench_pick_rust, true)
+RUST_BENCH_BATCH(rust_bench_pick_stock, true)
+RUST_BENCH_BATCH(rust_bench_pick_dispatch, true)
+#ifdef CONFIG_FAIR_GROUP_SCHED
+RUST_BENCH_BATCH(rust_bench_tg_c, false)
+RUST_BENCH_BATCH(rust_bench_tg_rust, false)
+#endif
+#ifdef CONFIG_SCHED_CACHE
+RUST_BENCH_BATCH(rust_bench_llc_c, true)
+RUST_BENCH_BATCH(rust_bench_llc_rust, true)
+RUST_BENCH_BATCH(rust_bench_llc_dispatch, true)
+RUST_BENCH_BATCH(rust_bench_occupancy_c, true)
+RUST_BENCH_BATCH(rust_bench_occupancy_rust, true)
+RUST_BENCH_BATCH(rust_bench_occupancy_dispatch, true)
+RUST_BENCH_BATCH(rust_bench_decay_c, true)
+RUST_BENCH_BATCH(rust_bench_decay_rust, true)
+#endif
+
+/* What a case compares: C against Rust, 7.3's C against fair.c's, or through the dispatch. */
+enum rust_bench_mode { BENCH_DIRECT, BENCH_STOCK, BENCH_DISPATCH };
+
+/* The batches of each kind: C, Rust, stock C, the dispatch (NULL: none). */
+static const struct {
+	rust_bench_batch_fn c, rust, stock, dispatch;
+} rust_bench_batches[] = {
+	[BENCH_EMPTY] = { rust_bench_none_batch, rust_bench_none_batch },
+	[BENCH_CALL] = { rust_bench_eligible_c_batch, rust_bench_eligible_rust_batch,
+			 rust_bench_eligible_stock_batch, rust_bench_eligible_dispatch_batch },
+	[BENCH_FAST] = { rust_bench_pick_c_batch, rust_bench_pick_rust_batch,
+			 rust_bench_pick_stock_batch, rust_bench_pick_dispatch_batch },
+	[BENCH_HEAP] = { rust_bench_pick_c_batch, rust_bench_pick_rust_batch,
+			 rust_bench_pick_stock_batch, rust_bench_pick_dispatch_batch },
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	[BENCH_TG] = { rust_bench_tg_c_batch, rust_bench_tg_rust_batch },
+#endif
+#ifdef CONFIG_SCHED_CACHE
+	[BENCH_LLC] = { rust_bench_llc_c_batch, rust_bench_llc_rust_batch, NULL,
+			rust_bench_llc_dispatch_batch },
+	[BENCH_DECAY] = { rust_bench_occupancy_c_batch, rust_bench_occupancy_rust_batch, NULL,
+			  rust_bench_occupancy_dispatch_batch },
+	[BENCH_DECAY_EPOCH] = { rust_bench_decay_c_batch, rust_bench_decay_rust_batch },
+#endif
+};
+
+/*
+ * One batch of @kind, side @idx of a case of @mode (0: C, or the stock C of
+ * a "stock_" case; 1: Rust, or fair.c's C), under the locks the scheduler
+ * holds for the piece: the runqueue lock for the pick, the eligibility test
+ * and the LLC accounting (which the Rust side checks), RCU for the LLC
+ * pieces (rq->sd), interrupts off but for the group allocation.
+ */
+static u64 rust_bench_batch(enum rust_bench_kind kind, enum rust_bench_mode mode, int idx,
+			    void *state, u64 arg)
+{
+	rust_bench_batch_fn fn;
+	struct rq *rq = NULL;
+	unsigned long flags;
+	u64 ns;
+
+	if (mode == BENCH_DISPATCH)
+		fn = rust_bench_batches[kind].dispatch;
+	else if (mode == BENCH_STOCK)
+		fn = idx ? rust_bench_batches[kind].c : rust_bench_batches[kind].stock;
+	else
+		fn = idx ? rust_bench_batches[kind].rust : rust_bench_batches[kind].c;
+	if (kind == BENCH_TG)
+		return fn(state, arg, BENCH_TG_BATCH);
+	if (kind == BENCH_LLC || kind == BENCH_DECAY || kind == BENCH_DECAY_EPOCH) {
+#ifdef CONFIG_SCHED_CACHE
+		if (kind == BENCH_LLC)
+			rq = &((struct rust_bench_llc *)state)->rq;
+#endif
+	} else {
+		rq = &((struct rust_bench *)state)->rq;
+	}
+	local_irq_save(flags);
+	rcu_read_lock();
+	if (rq)
+		raw_spin_rq_lock(rq);
+	ns = fn(state, arg, BENCH_BATCH);
+	if (rq)
+		raw_spin_rq_unlock(rq);
+	rcu_read_unlock();
+	local_irq_restore(flags);
+	return ns;
 }
 
 /* Median and 10th/90th percentile in tenths of a nanosecond per call. */
@@ -356,72 +613,56 @@ static void rust_bench_stats(u64 *ns, int batch, u64 *med, u64 *lo, u64 *hi)
 }
 
 /*
- * One case: C against Rust, or with @stock (a "stock_" case of the pick or
- * the eligibility test) 7.3's stock C in the first column against fair.c's C
- * in the second, both through the same dispatch, on the state that the case
- * before it prepared (the same state as its C against Rust case, and no
- * draw from the generator: the other cases keep their states).
+ * One case of @mode: C against Rust (BENCH_DIRECT, BENCH_DISPATCH), or 7.3's
+ * stock C in the first column against fair.c's C in the second
+ * (BENCH_STOCK). A "stock_" or "dispatch_" case of the pick or the
+ * eligibility test runs on the state that the case before it prepared (the
+ * same state as its C against Rust case, and no draw from the generator:
+ * the other cases keep their states).
  */
 static bool rust_bench_case_sides(struct rust_bench *b, struct seq_buf *s, const char *name,
 				  enum rust_bench_kind kind, int nr, enum rust_bench_curr curr,
-				  bool stock)
+				  enum rust_bench_mode mode)
 {
 	int r, side, batch = kind == BENCH_TG ? BENCH_TG_BATCH : BENCH_BATCH;
 	bool was_rust = static_key_enabled(rust_bench_key(kind));
 	u64 med[2], lo[2], hi[2], ratio;
-	struct task_group *tg = NULL;
-	void *llc = NULL;
+	void *state = b, *alloc = NULL;
 
 	if (kind == BENCH_TG) {
-		tg = kzalloc_obj(*tg, GFP_KERNEL);
-		if (!tg)
+		alloc = kzalloc_obj(struct task_group, GFP_KERNEL);
+		if (!alloc)
 			return false;
 	} else if (kind == BENCH_LLC || kind == BENCH_DECAY || kind == BENCH_DECAY_EPOCH) {
 #ifdef CONFIG_SCHED_CACHE
-		llc = rust_bench_llc_prepare();
+		alloc = rust_bench_llc_prepare();
 #endif
-		if (!llc)
+		if (!alloc)
 			return false;
-	} else if (!stock && !rust_bench_prepare(b, nr, kind, curr)) {
+	} else if (mode == BENCH_DIRECT && !rust_bench_prepare(b, nr, kind, curr)) {
 		seq_buf_printf(s, "%-16s could not prepare the state\n", name);
 		return false;
 	}
+	if (alloc)
+		state = alloc;
 	for (r = 0; r < BENCH_ROUNDS; r++) {
 		for (side = 0; side < 2; side++) {
-			bool rust = side ^ (r & 1);
+			int idx = side ^ (r & 1);
 
-			if (stock) {
-				/* Index 0 is the stock C, 1 fair.c's C. */
-				rust_bench_switch(kind, false);
-				if (rust)
-					static_branch_disable(&sched_rust_pick_stock_key);
-				else
-					static_branch_enable(&sched_rust_pick_stock_key);
-			} else {
-				rust_bench_switch(kind, rust);
-			}
-#ifdef CONFIG_FAIR_GROUP_SCHED
-			if (kind == BENCH_TG) {
-				b->ns[rust][r] = rust_bench_tg_batch(tg);
-				continue;
-			}
-#endif
-#ifdef CONFIG_SCHED_CACHE
-			if (llc) {
-				b->ns[rust][r] = rust_bench_llc_batch(llc, kind);
-				continue;
-			}
-#endif
-			b->ns[rust][r] = rust_bench_batch(b, kind);
+			if (mode == BENCH_DISPATCH)
+				rust_bench_switch(kind, idx);
+			b->ns[idx][r] = rust_bench_batch(kind, mode, idx, state,
+							 b->se[0].vruntime);
 		}
 		cond_resched();
 	}
-	static_branch_disable(&sched_rust_pick_stock_key);
 	rust_bench_switch(kind, was_rust);
-	kfree(tg);
 #ifdef CONFIG_SCHED_CACHE
-	rust_bench_llc_free(llc);
+	if (kind != BENCH_TG)
+		rust_bench_llc_free(alloc);
 #endif
+	if (kind == BENCH_TG)
+		kfree(alloc);
 	for (side = 0; side < 2; side++)
 		rust_bench_stats(b->ns[side], batch, &med[side], &lo[side], &hi[side]);
 	ratio = div64_u64(med[1] * 1000, med[0] ?: 1);
@@ -434,17 +675,26 @@ static bool rust_bench_case_sides(struct rust_bench *b, struct seq_buf *s, const
 	return true;
 }
 
+/*
+ * A case, then on the same state, for the pick and the eligibility test,
+ * 7.3's C against fair.c's, and with @dispatch, C against Rust through the
+ * dispatch.
+ */
 static void rust_bench_case(struct rust_bench *b, struct seq_buf *s, const char *name,
-			    enum rust_bench_kind kind, int nr, enum rust_bench_curr curr)
+			    enum rust_bench_kind kind, int nr, enum rust_bench_curr curr,
+			    bool dispatch)
 {
-	char stock[40];
+	char other[40];
 
-	if (!rust_bench_case_sides(b, s, name, kind, nr, curr, false))
+	if (!rust_bench_case_sides(b, s, name, kind, nr, curr, BENCH_DIRECT))
 		return;
-	/* The pick and the eligibility test again: 7.3's C against fair.c's. */
-	if (kind == BENCH_CALL || kind == BENCH_FAST || kind == BENCH_HEAP) {
-		snprintf(stock, sizeof(stock), "stock_%s", name);
-		rust_bench_case_sides(b, s, stock, kind, nr, curr, true);
+	if (rust_bench_batches[kind].stock) {
+		snprintf(other, sizeof(other), "stock_%s", name);
+		rust_bench_case_sides(b, s, other, kind, nr, curr, BENCH_STOCK);
+	}
+	if (dispatch && rust_bench_batches[kind].dispatch) {
+		snprintf(other, sizeof(other), "dispatch_%s", name);
+		rust_bench_case_sides(b, s, other, kind, nr, curr, BENCH_DISPATCH);
 	}
 }
 
@@ -483,29 +733,32 @@ static int rust_bench_run(void)
 		       BENCH_ROUNDS, BENCH_BATCH);
 	seq_buf_printf(&s, "%-16s %-22s %-22s %s\n", "case", "C", "Rust", "Rust/C");
 
-	rust_bench_case(b, &s, "empty", BENCH_EMPTY, 8, BENCH_NO_CURR);
-	rust_bench_case(b, &s, "eligible_call", BENCH_CALL, 8, BENCH_NO_CURR);
+	rust_bench_case(b, &s, "empty", BENCH_EMPTY, 8, BENCH_NO_CURR, false);
+	rust_bench_case(b, &s, "eligible_call", BENCH_CALL, 8, BENCH_NO_CURR, true);
 	for (i = 0; i < ARRAY_SIZE(fast_sizes); i++) {
 		snprintf(name, sizeof(name), "pick_fast_%d", fast_sizes[i]);
-		rust_bench_case(b, &s, name, BENCH_FAST, fast_sizes[i], BENCH_NO_CURR);
+		rust_bench_case(b, &s, name, BENCH_FAST, fast_sizes[i], BENCH_NO_CURR,
+				fast_sizes[i] == 8);
 	}
 	for (i = 0; i < ARRAY_SIZE(heap_sizes); i++) {
 		snprintf(name, sizeof(name), "pick_heap_%d", heap_sizes[i]);
-		rust_bench_case(b, &s, name, BENCH_HEAP, heap_sizes[i], BENCH_NO_CURR);
+		rust_bench_case(b, &s, name, BENCH_HEAP, heap_sizes[i], BENCH_NO_CURR,
+				heap_sizes[i] == 8);
 	}
 	for (j = 0; j < ARRAY_SIZE(curr_cases); j++) {
 		for (i = 0; i < ARRAY_SIZE(curr_sizes); i++) {
 			snprintf(name, sizeof(name), "%s_%d", curr_cases[j].name, curr_sizes[i]);
 			rust_bench_case(b, &s, name, curr_cases[j].kind, curr_sizes[i],
-					curr_cases[j].curr);
+					curr_cases[j].curr, false);
 		}
 	}
 	if (IS_ENABLED(CONFIG_FAIR_GROUP_SCHED))
-		rust_bench_case(b, &s, "tg_alloc_free", BENCH_TG, 0, BENCH_NO_CURR);
+		rust_bench_case(b, &s, "tg_alloc_free", BENCH_TG, 0, BENCH_NO_CURR, false);
 	if (IS_ENABLED(CONFIG_SCHED_CACHE)) {
-		rust_bench_case(b, &s, "llc_enq_deq", BENCH_LLC, 0, BENCH_NO_CURR);
-		rust_bench_case(b, &s, "llc_occupancy", BENCH_DECAY, 0, BENCH_NO_CURR);
-		rust_bench_case(b, &s, "llc_decay", BENCH_DECAY_EPOCH, 0, BENCH_NO_CURR);
+		rust_bench_case(b, &s, "llc_enq_deq", BENCH_LLC, 0, BENCH_NO_CURR, true);
+		rust_bench_case(b, &s, "llc_occupancy", BENCH_DECAY, 0, BENCH_NO_CURR, true);
+		rust_bench_case(b, &s, "llc_decay", BENCH_DECAY_EPOCH, 0, BENCH_NO_CURR,
+				false);
 	}
 	vfree(b);
 
