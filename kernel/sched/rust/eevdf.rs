@@ -111,15 +111,20 @@ impl Eligibility {
     /// Computes the terms for the runqueue `cfs`.
     #[inline]
     pub(crate) fn of(cfs: &CfsRqView) -> Self {
+        // The runqueue's terms first, then curr's, in C's order: the loads do not depend on
+        // whether curr runs, and are made once, above the branch.
+        let sum_w_vruntime = cfs.sum_w_vruntime();
+        let sum_weight = cfs.sum_weight();
+        let zero_vruntime = cfs.zero_vruntime();
         let curr = cfs
             .curr()
             .filter(|curr| curr.on_rq())
             .map(|curr| (curr.vruntime(), curr.h_weight()));
 
         Self::new(
-            cfs.sum_w_vruntime(),
-            cfs.sum_weight(),
-            cfs.zero_vruntime(),
+            sum_w_vruntime,
+            sum_weight,
+            zero_vruntime,
             cfs.sum_shift(),
             curr,
         )

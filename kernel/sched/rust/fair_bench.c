@@ -280,7 +280,10 @@ static __always_inline void rust_bench_args(void *state, u64 arg)
 	asm volatile("" : : "r" (state), "r" (arg));
 }
 
-/* A result the caller cannot know, for the sides that have none. */
+/*
+ * The side's result, used after the call as the scheduler uses it (no side
+ * ends in a tail call) and unknown to the caller.
+ */
 static __always_inline unsigned long rust_bench_result(u64 arg)
 {
 	OPTIMIZER_HIDE_VAR(arg);
@@ -305,50 +308,52 @@ static inline struct cfs_rq *rust_bench_cfs_rq(void *state)
 static noinline unsigned long rust_bench_eligible_c(void *state, u64 v)
 {
 	rust_bench_args(state, v);
-	return vruntime_eligible_c(rust_bench_cfs_rq(state), v);
+	return rust_bench_result(vruntime_eligible_c(rust_bench_cfs_rq(state), v));
 }
 
 static noinline unsigned long rust_bench_eligible_rust(void *state, u64 v)
 {
 	rust_bench_args(state, v);
-	return sched_rust_vruntime_eligible(rust_bench_cfs_rq(state), v);
+	return rust_bench_result(sched_rust_vruntime_eligible(rust_bench_cfs_rq(state), v));
 }
 
 static noinline unsigned long rust_bench_eligible_stock(void *state, u64 v)
 {
 	rust_bench_args(state, v);
-	return vruntime_eligible_stock(rust_bench_cfs_rq(state), v);
+	return rust_bench_result(vruntime_eligible_stock(rust_bench_cfs_rq(state), v));
 }
 
 static noinline unsigned long rust_bench_eligible_dispatch(void *state, u64 v)
 {
 	rust_bench_args(state, v);
-	return vruntime_eligible(rust_bench_cfs_rq(state), v);
+	return rust_bench_result(vruntime_eligible(rust_bench_cfs_rq(state), v));
 }
 
 static noinline unsigned long rust_bench_pick_c(void *state, u64 arg)
 {
 	rust_bench_args(state, arg);
-	return (unsigned long)pick_eevdf_c(rust_bench_cfs_rq(state), true);
+	return rust_bench_result((unsigned long)pick_eevdf_c(rust_bench_cfs_rq(state), true));
 }
 
 static noinline unsigned long rust_bench_pick_rust(void *state, u64 arg)
 {
+	struct sched_entity *se;
+
 	rust_bench_args(state, arg);
-	return (unsigned long)sched_rust_pick_eevdf(rust_bench_cfs_rq(state), true,
-						    sched_feat(PICK_BUDDY));
+	se = sched_rust_pick_eevdf(rust_bench_cfs_rq(state), true, sched_feat(PICK_BUDDY));
+	return rust_bench_result((unsigned long)se);
 }
 
 static noinline unsigned long rust_bench_pick_stock(void *state, u64 arg)
 {
 	rust_bench_args(state, arg);
-	return (unsigned long)pick_eevdf_stock(rust_bench_cfs_rq(state), true);
+	return rust_bench_result((unsigned long)pick_eevdf_stock(rust_bench_cfs_rq(state), true));
 }
 
 static noinline unsigned long rust_bench_pick_dispatch(void *state, u64 arg)
 {
 	rust_bench_args(state, arg);
-	return (unsigned long)pick_eevdf(rust_bench_cfs_rq(state), true);
+	return rust_bench_result((unsigned long)pick_eevdf(rust_bench_cfs_rq(state), true));
 }
 
 #ifdef CONFIG_FAIR_GROUP_SCHED
@@ -413,7 +418,7 @@ static noinline unsigned long rust_bench_occupancy_c(void *state, u64 arg)
 	struct rust_bench_llc *l = state;
 
 	rust_bench_args(state, arg);
-	return fraction_mm_sched_switch(&l->rq, &l->t, false);
+	return rust_bench_result(fraction_mm_sched_switch(&l->rq, &l->t, false));
 }
 
 static noinline unsigned long rust_bench_occupancy_rust(void *state, u64 arg)
@@ -421,7 +426,7 @@ static noinline unsigned long rust_bench_occupancy_rust(void *state, u64 arg)
 	struct rust_bench_llc *l = state;
 
 	rust_bench_args(state, arg);
-	return fraction_mm_sched_switch(&l->rq, &l->t, true);
+	return rust_bench_result(fraction_mm_sched_switch(&l->rq, &l->t, true));
 }
 
 static noinline unsigned long rust_bench_occupancy_dispatch(void *state, u64 arg)
@@ -429,7 +434,7 @@ static noinline unsigned long rust_bench_occupancy_dispatch(void *state, u64 arg
 	struct rust_bench_llc *l = state;
 
 	rust_bench_args(state, arg);
-	return fraction_mm_sched(&l->rq, &l->t);
+	return rust_bench_result(fraction_mm_sched(&l->rq, &l->t));
 }
 
 /*
@@ -442,7 +447,7 @@ static noinline unsigned long rust_bench_decay_c(void *state, u64 arg)
 
 	rust_bench_args(state, arg);
 	l->rq.cpu_epoch_next = jiffies - 1;
-	return fraction_mm_sched_switch(&l->rq, &l->t, false);
+	return rust_bench_result(fraction_mm_sched_switch(&l->rq, &l->t, false));
 }
 
 static noinline unsigned long rust_bench_decay_rust(void *state, u64 arg)
@@ -451,7 +456,7 @@ static noinline unsigned long rust_bench_decay_rust(void *state, u64 arg)
 
 	rust_bench_args(state, arg);
 	l->rq.cpu_epoch_next = jiffies - 1;
-	return fraction_mm_sched_switch(&l->rq, &l->t, true);
+	return rust_bench_result(fraction_mm_sched_switch(&l->rq, &l->t, true));
 }
 #endif
 
