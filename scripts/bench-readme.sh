@@ -65,7 +65,7 @@ wall=
 	cat "$R/header.txt"
 	echo
 	if [ -n "$wall" ]; then
-		echo "In-kernel microbenchmarks (ns per call, TCG wall time; stock_* rows: 7.3's stock C in the C column, fair.c's C in the Rust one):"
+		echo "In-kernel microbenchmarks (ns per call, TCG wall time; stock_* rows: 7.3's stock C in the C column, fair.c's C in the Rust one; dispatch_* rows: C and Rust through the debug option's dispatch):"
 		sed -n 's/^RSC: bench //p' "$R/bench-console.log"
 		echo
 	fi

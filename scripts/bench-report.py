@@ -190,13 +190,17 @@ if have_icount:
         say("")
         say("```")
         say(f"{'case':<18} {'C net':>8} {'Rust net':>9} {'Rust/C':>7} {'C +':>5} {'Rust +':>7}")
+        adds = []
         for name in disp:
             base = name[len("dispatch_"):]
             dc, dr = ((x - e) / batch for x in icount[name])
             c, r = ((x - e) / batch for x in icount[base])
             say(f"{base:<18} {dc:8.1f} {dr:9.1f} {dr / dc if dc > 0 else 0:7.3f} {dc - c:5.1f} {dr - r:7.1f}")
+            adds.append((dc - c, dr - r))
         say("```")
         say("")
+        summary.append(("dispatch", min(a for a, _ in adds), max(a for a, _ in adds),
+                        min(b for _, b in adds), max(b for _, b in adds)))
     pick = [n for n in ratios if n == "eligible_call" or n.startswith("pick_")]
     if pick:
         summary.append(("pick_icount", len(pick), min(ratios[n] for n in pick), max(ratios[n] for n in pick)))
@@ -481,8 +485,13 @@ def rng(a, b):
     return f"{a:.3f}" if f"{a:.3f}" == f"{b:.3f}" else f"{a:.3f}-{b:.3f}"
 
 
+def ins_rng(a, b):
+    return f"{a:g}" if a == b else f"{a:g} to {b:g}"
+
+
 sm = []
 micro, percall_rows = [], []
+dispatch_line = None
 for item in summary:
     if item[0] == "pick_icount":
         sm.append(f"- In-kernel microbenchmarks, Rust/C (C with the series' first patch: the same "
@@ -497,6 +506,11 @@ for item in summary:
         if item[5] and item[6] and len(item[5]) > 2:
             row += f" (its paths, in instructions: C {'/'.join(map(str, item[5]))}, Rust {'/'.join(map(str, item[6]))})"
         percall_rows.append(row)
+    elif item[0] == "dispatch":
+        dispatch_line = (f"- The per-call figures run behind the debug option's C/Rust dispatch, which adds "
+                         f"{ins_rng(item[1], item[2])} instructions to a C call and "
+                         f"{ins_rng(item[3], item[4])} to a Rust one (the microbenchmarks' "
+                         f"dispatch_ cases).")
     elif item[0] == "percall_stock":
         sm.append(f"- The pick per call inside workloads against the stock pick: C/stock {rng(item[2], item[3])}, "
                   f"Rust/stock {rng(item[4], item[5])}; C/stock with its 95 % bootstrap interval: "
@@ -506,6 +520,8 @@ if sm and sm[0].startswith("- In-kernel"):
 if percall_rows:
     sm.insert(min(2, len(sm)), "- Per call inside workloads, Rust/C of the medians (range over the workloads): "
               + ", ".join(percall_rows) + ".")
+    if dispatch_line:
+        sm.insert(min(3, len(sm)), dispatch_line)
 with open(os.path.join(RES, "summary.md"), "w") as f:
     for item in sm:
         f.write("\n".join(textwrap.wrap(item, 100, subsequent_indent="  ", break_on_hyphens=False)) + "\n")

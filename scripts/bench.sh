@@ -138,7 +138,7 @@ fi
 echo "duration: $(( $(date +%s) - t0 )) s for the $nboots boots and their build check" >> "$R/header.txt"
 cat "$R/header.txt"
 echo
-echo "In-kernel microbenchmarks (ns per call, TCG wall time; stock_* rows: 7.3's stock C in the C column, fair.c's C in the Rust one):"
+echo "In-kernel microbenchmarks (ns per call, TCG wall time; stock_* rows: 7.3's stock C in the C column, fair.c's C in the Rust one; dispatch_* rows: C and Rust through the debug option's dispatch):"
 sed -n 's/^RSC: bench //p' "$R/bench-console.log"
 echo
 /usr/bin/python3 "$TOP/scripts/bench-report.py" "$R" > "$R/report.txt" ||

@@ -10,8 +10,9 @@
 //! [`CacheTime`]) from it. The average ([`RunningAvg`]) belongs to the one scanning task.
 //!
 //! Counters that C decrements blindly are decremented here the same way, so that every sequence
-//! of calls C can make gives C's results, unpaired ones included; a decrement of a counter that
-//! is 0 also warns once (`WARN_ON`), which the boot test catches.
+//! of calls C can make gives C's results, unpaired ones included: an unpaired decrement wraps, as
+//! in C, and costs no check on the hot path (the debug option's LLC check recounts the counters
+//! at every dequeue).
 
 use kernel::prelude::*;
 use kernel::sched::{
@@ -44,16 +45,12 @@ pub(crate) fn pref_llc_running_inc(rq: &RqLlc, p: &TaskLlc) {
     }
 }
 
-/// Equivalent to `pref_llc_running_dec()`; an unpaired decrement also warns once.
+/// Equivalent to `pref_llc_running_dec()`.
 #[inline]
 pub(crate) fn pref_llc_running_dec(rq: &RqLlc, p: &TaskLlc) {
     if task_pref_llc_runnable(p) {
-        // C decrements blindly: an unpaired decrement wraps there, and here. Stored first and
-        // reported after, so that the decrement stays one instruction on memory (`sub`, whose
-        // borrow is the report's condition), as C's.
-        let (n, unpaired) = rq.nr_pref_llc_running().overflowing_sub(1);
-        rq.set_nr_pref_llc_running(n);
-        kernel::warn_on_once!(unpaired);
+        // C decrements blindly: an unpaired decrement wraps there, and here.
+        rq.set_nr_pref_llc_running(rq.nr_pref_llc_running().wrapping_sub(1));
     }
 }
 
@@ -84,11 +81,8 @@ pub(crate) fn account_llc_dequeue(rq: &RqLlc, p: &TaskLlc) {
         return;
     };
 
-    // C decrements blindly: an unpaired decrement wraps there, and here (reported after the
-    // store, as in `pref_llc_running_dec()`).
-    let (n, unpaired) = rq.nr_llc_running().overflowing_sub(1);
-    rq.set_nr_llc_running(n);
-    kernel::warn_on_once!(unpaired);
+    // C decrements blindly: an unpaired decrement wraps there, and here.
+    rq.set_nr_llc_running(rq.nr_llc_running().wrapping_sub(1));
     if p.pref_llc_queued() {
         // Skipped if still delayed (`set_delayed()` already took it out); clearing the flag
         // keeps `clear_delayed()` from adding it back.
@@ -256,6 +250,14 @@ impl DecayState for Live<'_> {
 /// the tests ask.
 #[inline(always)]
 pub(crate) fn update_mm_sched<D: DecayState>(d: &mut D, now: u64, period: u32) -> bool {
+    update_mm_sched_runtime(d, now, period).0
+}
+
+/// [`update_mm_sched`], also returning the process's runtime after it: the value it stored, or
+/// the field, read where the update left it unchanged. The occupancy fraction divides it, as C
+/// reads `pcpu_sched->runtime` after the update (where C's compiler forwards the stored value).
+#[inline(always)]
+fn update_mm_sched_runtime<D: DecayState>(d: &mut D, now: u64, period: u32) -> (bool, u64) {
     let period = core::cmp::max(period, 1);
     let epoch_next = d.epoch_next();
     // C: `long delta = now - rq->cpu_epoch_next`.
@@ -280,12 +282,15 @@ pub(crate) fn update_mm_sched<D: DecayState>(d: &mut D, now: u64, period: u32) -
     let pcpu_epoch = d.pcpu_epoch();
     let n = epoch.wrapping_sub(pcpu_epoch);
     let task = n != 0;
-    if task {
+    let runtime = if task {
         d.set_pcpu_epoch(pcpu_epoch.wrapping_add(n));
         let v = shr_field(|| d.runtime(), n as u32);
         d.set_runtime(v);
-    }
-    cpu || task
+        v
+    } else {
+        d.runtime()
+    };
+    (cpu || task, runtime)
 }
 
 /// Returns the process's share `runtime / (cpu_runtime + 1)` of this CPU's decayed runtime, in
@@ -409,10 +414,10 @@ pub unsafe extern "C" fn sched_rust_fraction_mm_sched(
         rq: locked.epoch(),
         t,
     };
-    update_mm_sched(&mut d, kernel::num::casts::usize_as_u64(now), period);
-    // Read again, as C does: one load each, where keeping what the update stored would need
-    // a branch on which half it changed.
-    kernel::num::casts::arch::u64_as_usize(fraction(d.runtime(), d.cpu_runtime()))
+    let (_, runtime) = update_mm_sched_runtime(&mut d, kernel::num::casts::usize_as_u64(now), period);
+    // The CPU's runtime read again, as C does: keeping what the update stored would need a
+    // branch on whether it decayed.
+    kernel::num::casts::arch::u64_as_usize(fraction(runtime, d.cpu_runtime()))
 }
 
 /// Returns the moving average `avg` updated with `sample`, in steps of 1/2 to 1/8 of the
