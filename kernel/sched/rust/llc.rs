@@ -414,7 +414,8 @@ pub unsafe extern "C" fn sched_rust_fraction_mm_sched(
         rq: locked.epoch(),
         t,
     };
-    let (_, runtime) = update_mm_sched_runtime(&mut d, kernel::num::casts::usize_as_u64(now), period);
+    let (_, runtime) =
+        update_mm_sched_runtime(&mut d, kernel::num::casts::usize_as_u64(now), period);
     // The CPU's runtime read again, as C does: keeping what the update stored would need a
     // branch on whether it decayed.
     kernel::num::casts::arch::u64_as_usize(fraction(runtime, d.cpu_runtime()))
