@@ -88,6 +88,10 @@ if have_icount and need(m and icases and icases[0] == "empty", "no instruction-c
                     v[(s + r) % 2].append(counts[c * rounds * 2 + r * 2 + s])
             icount[name] = (statistics.median(v[0]), statistics.median(v[1]))
         e = sum(icount["empty"]) / 2
+        # The cases the report's tables need: a missing one is missing data, not a row less.
+        for name in ("eligible_call", "stock_eligible_call", "dispatch_eligible_call",
+                     "dispatch_pick_fast_8", "dispatch_pick_heap_8"):
+            need(name in icount, f"no {name} case in the instruction-counting boot")
 
 # ------------------------------------------------------------- percall data
 pcon = read("percall-console.log")

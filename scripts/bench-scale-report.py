@@ -130,10 +130,13 @@ def size_data(cpus, llcs):
             continue
         f = t[-1]
         pref, used = int(f[6]), int(f[8])
-        pref_check = int(tc[-1][6]) if tc else 0
+        # The checks' runs: one, or up to three where the measured run got no preferred LLC.
+        pref_check = max((int(x[6]) for x in tc), default=0)
         r[("pref", impl)], r[("pref_check", impl)], r[("used", impl)] = pref, pref_check, used
+        r[("check_runs", impl)] = len(tc)
         if max(pref, pref_check) < 1:
-            problems.append(f"{tag}: no thread got a preferred LLC on {impl}, in the measured run or the checks'")
+            problems.append(f"{tag}: no thread got a preferred LLC on {impl}, in the measured run or the "
+                            f"{len(tc)} checks' runs")
         if used != llcs:
             problems.append(f"{tag}: the threads ran in {used} of the {llcs} LLCs on {impl}")
 
@@ -196,7 +199,8 @@ say("The main kernel booted at each size (one LLC per QEMU socket), C and Rust i
     "elapsed, the CPU's or the process's runtime decayed), taken as often as the run's timing "
     "makes them, which differs between the two sides' runs: its median, and the scan's sum over "
     "the CPUs, move with that mix, not with the code. `make bench` compares each path on one state "
-    "(`llc_occupancy`, `llc_decay`).")
+    "(`llc_occupancy`, `llc_decay`), with each side called directly, and measures what the debug "
+    "option's run-time C/Rust switch, behind which these calls run, adds to each side.")
 say("")
 say("```")
 hdr = f"{'CPUs':>4} {'LLCs':>4} {'host s':>6} {'bytes/group':>11} {'visits':>6}"
@@ -230,7 +234,8 @@ for r in data:
                      f"{r['calls'][(p, 'rust')][0]}+{r['calls'][(p, 'rust')][1]}" for p in PIECES)
     say(f"{r['cpus']}:{r['llcs']}  calls c/rust: {calls}")
     say(f"{'':5} preferred LLC c {r.get(('pref', 'c'))} rust {r.get(('pref', 'rust'))} threads (in the checks' "
-        f"run c {r.get(('pref_check', 'c'))} rust {r.get(('pref_check', 'rust'))}); "
+        f"runs c {r.get(('pref_check', 'c'))} of {r.get(('check_runs', 'c'))} run(s), "
+        f"rust {r.get(('pref_check', 'rust'))} of {r.get(('check_runs', 'rust'))}); "
         f"LLCs used c {r.get(('used', 'c'))} rust {r.get(('used', 'rust'))}; "
         f"shadow {r.get('shadow')} compared / {r.get('sh_div')} divergences; "
         f"LLC check {r.get('llc_check')} / {r.get('lc_viol')}; LLC shadow "

@@ -187,8 +187,10 @@ static void eevdf_build(struct eevdf_fixture *f, struct eevdf_state *st)
 /*
  * PICK_BUDDY is never flipped here: it is a static key, and flipping it
  * patches the text every CPU's pick runs, for a test that needs the buddy
- * off for one call. The random test turns the buddy off per call instead: the Rust pick through its
- * parameter, the C pick by hiding cfs_rq->next (pick_c_buddy()).
+ * off for one call. The random test turns the buddy off per call instead:
+ * the Rust pick through the parameter of its test entry point
+ * (sched_rust_pick_eevdf_buddy()), the C pick by hiding cfs_rq->next
+ * (pick_c_buddy()).
  */
 
 /*
@@ -202,7 +204,7 @@ static struct sched_entity *pick_rust_buddy(struct cfs_rq *cfs_rq, bool protect,
 	struct sched_entity *se;
 
 	raw_spin_rq_lock(rq);
-	se = sched_rust_pick_eevdf(cfs_rq, protect, buddy);
+	se = sched_rust_pick_eevdf_buddy(cfs_rq, protect, buddy);
 	raw_spin_rq_unlock(rq);
 	return se;
 }
@@ -226,9 +228,16 @@ static struct sched_entity *pick_c_buddy(struct cfs_rq *cfs_rq, bool protect, bo
 	return se;
 }
 
+/* The production entry point, which reads sched_feat(PICK_BUDDY) itself. */
 static struct sched_entity *pick_rust(struct cfs_rq *cfs_rq, bool protect)
 {
-	return pick_rust_buddy(cfs_rq, protect, sched_feat(PICK_BUDDY));
+	struct rq *rq = rq_of(cfs_rq);
+	struct sched_entity *se;
+
+	raw_spin_rq_lock(rq);
+	se = sched_rust_pick_eevdf(cfs_rq, protect);
+	raw_spin_rq_unlock(rq);
+	return se;
 }
 
 static int eligible_rust(struct cfs_rq *cfs_rq, u64 vruntime)

@@ -340,7 +340,7 @@ static noinline unsigned long rust_bench_pick_rust(void *state, u64 arg)
 	struct sched_entity *se;
 
 	rust_bench_args(state, arg);
-	se = sched_rust_pick_eevdf(rust_bench_cfs_rq(state), true, sched_feat(PICK_BUDDY));
+	se = sched_rust_pick_eevdf(rust_bench_cfs_rq(state), true);
 	return rust_bench_result((unsigned long)se);
 }
 

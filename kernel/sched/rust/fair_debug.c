@@ -198,7 +198,7 @@ static noinline struct sched_entity *pick_eevdf_debug(struct cfs_rq *cfs_rq, boo
 	if (sched_rust_pick_stock())
 		se = pick_eevdf_stock(cfs_rq, protect);
 	else if (rust)
-		se = sched_rust_pick_eevdf(cfs_rq, protect, sched_feat(PICK_BUDDY));
+		se = sched_rust_pick_eevdf(cfs_rq, protect);
 	else
 		se = pick_eevdf_c(cfs_rq, protect);
 	if (sched_rust_pick_debug()) {

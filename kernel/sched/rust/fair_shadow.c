@@ -38,7 +38,7 @@ pick_eevdf_shadow(struct cfs_rq *cfs_rq, bool protect, bool rust, struct sched_e
 	if (!READ_ONCE(sched_rust_pick_shadow_on))
 		return;
 	other = rust ? pick_eevdf_c(cfs_rq, protect) :
-		       sched_rust_pick_eevdf(cfs_rq, protect, sched_feat(PICK_BUDDY));
+		       sched_rust_pick_eevdf(cfs_rq, protect);
 	stock = pick_eevdf_stock(cfs_rq, protect);
 	atomic_long_inc(&sched_rust_shadow_checks);
 	if (unlikely(other != se || stock != se)) {

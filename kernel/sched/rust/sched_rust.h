@@ -39,13 +39,18 @@ bool sched_rust_vruntime_eligible(struct cfs_rq *cfs_rq, u64 vruntime);
  * sched_rust_pick_eevdf() - pick_eevdf() of fair.c
  * @cfs_rq: the runqueue, whose rq lock the caller holds
  * @protect: honour the slice protection of curr and the next buddy
- * @pick_buddy: sched_feat(PICK_BUDDY)
  *
  * Return: the entity to run next, or NULL if none is eligible and there is
  * no current entity.
  */
-struct sched_entity *sched_rust_pick_eevdf(struct cfs_rq *cfs_rq, bool protect,
-					   bool pick_buddy);
+struct sched_entity *sched_rust_pick_eevdf(struct cfs_rq *cfs_rq, bool protect);
+
+/*
+ * sched_feat(PICK_BUDDY), from fair.c, for the Rust pick: __always_inline
+ * there, so that the static branch lands where the Rust pick tests it, as
+ * in C's pick.
+ */
+bool sched_rust_pick_buddy(void);
 
 /*
  * The per-CPU state of task groups (CONFIG_FAIR_GROUP_SCHED), with the
@@ -58,6 +63,9 @@ void sched_rust_init_tg_cfs_entry(struct task_group *tg, struct cfs_rq *cfs_rq,
 				  struct sched_entity *se, int cpu,
 				  struct sched_entity *parent);
 #ifdef CONFIG_SCHED_RUST_CFS_KUNIT_TEST
+/* sched_rust_pick_eevdf() with PICK_BUDDY given, for the parity tests only. */
+struct sched_entity *sched_rust_pick_eevdf_buddy(struct cfs_rq *cfs_rq, bool protect,
+						 bool pick_buddy);
 /* The accessors tg_cfs_rq(), tg_se(), cfs_rq_se(), for the parity tests only. */
 struct cfs_rq *sched_rust_tg_cfs_rq(struct task_group *tg, int cpu);
 struct sched_entity *sched_rust_tg_se(struct task_group *tg, int cpu);
