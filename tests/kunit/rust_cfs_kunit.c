@@ -187,10 +187,9 @@ static void eevdf_build(struct eevdf_fixture *f, struct eevdf_state *st)
 /*
  * PICK_BUDDY is never flipped here: it is a static key, and flipping it
  * patches the text every CPU's pick runs, for a test that needs the buddy
- * off for one call. The random test turns the buddy off per call instead:
- * the Rust pick through the parameter of its test entry point
- * (sched_rust_pick_eevdf_buddy()), the C pick by hiding cfs_rq->next
- * (pick_c_buddy()).
+ * off for one call. The random test turns the buddy off per call instead,
+ * by hiding cfs_rq->next: the buddy branch is the only reader of it in both
+ * picks, so that is the same as turning the feature off.
  */
 
 /*
@@ -200,12 +199,15 @@ static void eevdf_build(struct eevdf_fixture *f, struct eevdf_state *st)
  */
 static struct sched_entity *pick_rust_buddy(struct cfs_rq *cfs_rq, bool protect, bool buddy)
 {
+	struct sched_entity *next = cfs_rq->next, *se;
 	struct rq *rq = rq_of(cfs_rq);
-	struct sched_entity *se;
 
+	if (!buddy)
+		cfs_rq->next = NULL;
 	raw_spin_rq_lock(rq);
-	se = sched_rust_pick_eevdf_buddy(cfs_rq, protect, buddy);
+	se = sched_rust_pick_eevdf(cfs_rq, protect);
 	raw_spin_rq_unlock(rq);
+	cfs_rq->next = next;
 	return se;
 }
 
@@ -228,16 +230,9 @@ static struct sched_entity *pick_c_buddy(struct cfs_rq *cfs_rq, bool protect, bo
 	return se;
 }
 
-/* The production entry point, which reads sched_feat(PICK_BUDDY) itself. */
 static struct sched_entity *pick_rust(struct cfs_rq *cfs_rq, bool protect)
 {
-	struct rq *rq = rq_of(cfs_rq);
-	struct sched_entity *se;
-
-	raw_spin_rq_lock(rq);
-	se = sched_rust_pick_eevdf(cfs_rq, protect);
-	raw_spin_rq_unlock(rq);
-	return se;
+	return pick_rust_buddy(cfs_rq, protect, true);
 }
 
 static int eligible_rust(struct cfs_rq *cfs_rq, u64 vruntime)
@@ -365,7 +360,7 @@ static void rust_cfs_pick_branch_test(struct kunit *test)
 	expect = c->expect == -2 ? NULL : c->expect == -1 ? curr : &f->se[c->expect];
 	pc = pick_eevdf_c(cfs_rq, c->protect);
 	ps = pick_eevdf_stock(cfs_rq, c->protect);
-	pr = pick_rust_buddy(cfs_rq, c->protect, true);
+	pr = pick_rust(cfs_rq, c->protect);
 	KUNIT_EXPECT_EQ(test, pick_eevdf_route(cfs_rq, c->protect, true), c->route);
 	KUNIT_EXPECT_PTR_EQ_MSG(test, ps, expect, "stock C");
 	KUNIT_EXPECT_PTR_EQ_MSG(test, pc, expect, "C");
@@ -580,7 +575,7 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 		/* Rust gets the effective value: the C body ANDs in the feature. */
 		s = pick_c_buddy(cfs_rq, protect, pick_buddy, true);
 		c = pick_c_buddy(cfs_rq, protect, pick_buddy, false);
-		r = pick_rust_buddy(cfs_rq, protect, pick_buddy && sched_feat(PICK_BUDDY));
+		r = pick_rust_buddy(cfs_rq, protect, pick_buddy);
 		nonnull += !!c;
 		routes[pick_eevdf_route(cfs_rq, protect, pick_buddy && sched_feat(PICK_BUDDY))]++;
 		if (c != r || s != c) {

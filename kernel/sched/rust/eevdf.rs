@@ -159,14 +159,9 @@ impl Eligibility {
 
 /// Picks the eligible entity with the earliest virtual deadline.
 ///
-/// Equivalent to `pick_eevdf()`; `pick_buddy` returns `sched_feat(PICK_BUDDY)`, called only where
-/// the pick tests it, as C tests the static branch.
+/// Equivalent to `pick_eevdf()`.
 #[inline]
-pub(crate) fn pick_eevdf<'a>(
-    cfs: &'a CfsRqView,
-    protect: bool,
-    pick_buddy: impl Fn() -> bool,
-) -> Option<&'a SchedEntity> {
+pub(crate) fn pick_eevdf<'a>(cfs: &'a CfsRqView, protect: bool) -> Option<&'a SchedEntity> {
     // With a single queued entity, eligibility does not matter.
     if cfs.h_nr_queued() == 1 {
         return match cfs.curr() {
@@ -175,7 +170,7 @@ pub(crate) fn pick_eevdf<'a>(
         };
     }
 
-    pick_eevdf_many(cfs, protect, pick_buddy)
+    pick_eevdf_many(cfs, protect)
 }
 
 /// The part of [`pick_eevdf`] for more than one queued entity.
@@ -184,17 +179,14 @@ pub(crate) fn pick_eevdf<'a>(
 /// workloads) does not pay the register saves of the rest: it stays a leaf, and this is a
 /// tail call.
 #[inline(never)]
-fn pick_eevdf_many<'a>(
-    cfs: &'a CfsRqView,
-    protect: bool,
-    pick_buddy: impl Fn() -> bool,
-) -> Option<&'a SchedEntity> {
+fn pick_eevdf_many<'a>(cfs: &'a CfsRqView, protect: bool) -> Option<&'a SchedEntity> {
     let first = cfs.leftmost();
     let curr = cfs.curr();
     let elig = Eligibility::of(cfs);
 
-    // Picking the next buddy affects latency, not fairness.
-    if pick_buddy() && protect {
+    // Picking the next buddy affects latency, not fairness. `sched_feat(PICK_BUDDY)` is tested
+    // here, where C tests it: a static branch that the one-module build inlines.
+    if kernel::sched::pick_buddy() && protect {
         if let Some(next) = cfs.next().filter(|next| elig.eligible(next.vruntime())) {
             // `->next` will never be delayed.
             kernel::warn_on_once!(next.sched_delayed());
@@ -288,32 +280,7 @@ pub unsafe extern "C" fn sched_rust_pick_eevdf(
     // SAFETY: `cfs_rq` is a fair runqueue of `rq`, by `rq_of()`.
     let cfs = unsafe { locked.cfs_rq(cfs_rq) };
 
-    pick_eevdf(cfs, protect, kernel::sched::pick_buddy)
-        .map_or(core::ptr::null_mut(), SchedEntity::as_raw)
-}
-
-/// [`sched_rust_pick_eevdf`] with `sched_feat(PICK_BUDDY)` given, for the parity tests, which
-/// vary it without flipping the static key.
-///
-/// # Safety
-///
-/// `cfs_rq` must be valid, and its runqueue lock held for the duration of the call.
-#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
-#[export]
-pub unsafe extern "C" fn sched_rust_pick_eevdf_buddy(
-    cfs_rq: *mut ffi::cfs_rq,
-    protect: bool,
-    pick_buddy: bool,
-) -> *mut ffi::sched_entity {
-    // SAFETY: `cfs_rq` is valid (safety requirements).
-    let rq = unsafe { rq_of(cfs_rq) };
-    // SAFETY: The caller holds the lock of `cfs_rq`'s runqueue for the call (safety
-    // requirements).
-    let locked = unsafe { RqLocked::assume_held(rq) };
-    // SAFETY: `cfs_rq` is a fair runqueue of `rq`, by `rq_of()`.
-    let cfs = unsafe { locked.cfs_rq(cfs_rq) };
-
-    pick_eevdf(cfs, protect, || pick_buddy).map_or(core::ptr::null_mut(), SchedEntity::as_raw)
+    pick_eevdf(cfs, protect).map_or(core::ptr::null_mut(), SchedEntity::as_raw)
 }
 
 #[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]

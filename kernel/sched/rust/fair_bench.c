@@ -461,25 +461,6 @@ static noinline unsigned long rust_bench_decay_rust(void *state, u64 arg)
 #endif
 
 /*
- * Their addresses, taken: LLVM then keeps the signature of every side
- * function as written (no argument or return value dropped where a side
- * does not use it), and every loop makes the empty case's call.
- */
-static const rust_bench_fn rust_bench_fns[] __used = {
-	rust_bench_none, rust_bench_eligible_c, rust_bench_eligible_rust,
-	rust_bench_eligible_stock, rust_bench_eligible_dispatch, rust_bench_pick_c,
-	rust_bench_pick_rust, rust_bench_pick_stock, rust_bench_pick_dispatch,
-#ifdef CONFIG_FAIR_GROUP_SCHED
-	rust_bench_tg_c, rust_bench_tg_rust,
-#endif
-#ifdef CONFIG_SCHED_CACHE
-	rust_bench_llc_c, rust_bench_llc_rust, rust_bench_llc_dispatch,
-	rust_bench_occupancy_c, rust_bench_occupancy_rust, rust_bench_occupancy_dispatch,
-	rust_bench_decay_c, rust_bench_decay_rust,
-#endif
-};
-
-/*
  * One batch: @n calls of @fn, between the plugin's markers with @marked
  * (not around the group allocation, which sleeps). Always inline into one
  * function per @fn below: each side's loop is the same code with a direct
@@ -509,7 +490,13 @@ static __always_inline u64 rust_bench_loop(void *state, u64 arg, int n, rust_ben
 
 typedef u64 (*rust_bench_batch_fn)(void *state, u64 arg, int n);
 
+/*
+ * The side function's address is taken too: LLVM then keeps its signature as
+ * written (no argument or return value dropped where a side does not use
+ * it), and every loop makes the empty case's call.
+ */
 #define RUST_BENCH_BATCH(fn, marked)						\
+static const rust_bench_fn fn##_addr __used = fn;				\
 static noinline u64 fn##_batch(void *state, u64 arg, int n)			\
 {										\
 	return rust_bench_loop(state, arg, n, fn, marked);			\

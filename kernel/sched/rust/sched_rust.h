@@ -63,9 +63,6 @@ void sched_rust_init_tg_cfs_entry(struct task_group *tg, struct cfs_rq *cfs_rq,
 				  struct sched_entity *se, int cpu,
 				  struct sched_entity *parent);
 #ifdef CONFIG_SCHED_RUST_CFS_KUNIT_TEST
-/* sched_rust_pick_eevdf() with PICK_BUDDY given, for the parity tests only. */
-struct sched_entity *sched_rust_pick_eevdf_buddy(struct cfs_rq *cfs_rq, bool protect,
-						 bool pick_buddy);
 /* The accessors tg_cfs_rq(), tg_se(), cfs_rq_se(), for the parity tests only. */
 struct cfs_rq *sched_rust_tg_cfs_rq(struct task_group *tg, int cpu);
 struct sched_entity *sched_rust_tg_se(struct task_group *tg, int cpu);
