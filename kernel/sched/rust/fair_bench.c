@@ -499,7 +499,7 @@ typedef u64 (*rust_bench_batch_fn)(void *state, u64 arg, int n);
 static const rust_bench_fn fn##_addr __used = fn;				\
 static noinline u64 fn##_batch(void *state, u64 arg, int n)			\
 {										\
-	return rust_bench_loop(state, arg, n, fn, marked);			\
+	return rust_bench_loop(state, arg, n, fn##_addr, marked);		\
 }
 
 RUST_BENCH_BATCH(rust_bench_none, true)
