@@ -96,8 +96,8 @@ done
 # pref_llc_running_inc()/_dec(), ...), v0-mangled in the sched_rust crate's
 # eevdf and llc modules (their KUnit tests excepted); callees: any symbol of
 # the kernel crate (the first crate root of its v0 mangling is "6kernel": a
-# sched_rust function instantiated with a kernel item, such as
-# pick_eevdf_many::<kernel::sched::pick_buddy>, names the kernel crate later).
+# sched_rust generic instantiated with a kernel item names the kernel crate
+# only later, in its generic arguments).
 kcalls=$(awk -v hot=" $(echo $hot_funcs) " '
 	(($1 ~ /10sched_rust(3llc|5eevdf)/ && $1 !~ /5tests/) || index(hot, " " $1 " ")) &&
 	$2 ~ /^_R[^C]*Cs[0-9A-Za-z]*_6kernel/ { print $1 " -> " $2 }' "$calls" | sort | uniq -c)
