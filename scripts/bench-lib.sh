@@ -30,7 +30,9 @@ percall_plugins() {
 
 # percall_conf <build directory> <output>: the call sites of the pieces' C
 # entry points (each dispatches to C or to the Rust code inlined into it),
-# from the disassembly: "call <insn> <return address> <piece>".
+# from the disassembly: "call <insn> <return address> <piece>"; the pair_
+# pieces are the shadow check's out-of-line sides (rust/fair_shadow.c), each
+# called on the same live state.
 # task_cache_work() is reached through task_work_run()'s indirect call. The
 # segment mark is the write to pick_stats the guest does before every run.
 # A call during which the vCPU entered an interrupt, an exception or a
@@ -41,7 +43,12 @@ percall_conf() {
 	[ "$dis" -nt "$B/vmlinux" ] || llvm-objdump$LLVM_SUFFIX -d --no-show-raw-insn "$B/vmlinux" > "$dis"
 	pieces="pick:pick_eevdf_debug llc_enqueue:account_llc_enqueue_debug llc_dequeue:account_llc_dequeue_debug
 		occupancy:fraction_mm_sched cache_work:task_cache_work tg_alloc:alloc_fair_sched_group
-		tg_free:free_fair_sched_group"
+		tg_free:free_fair_sched_group
+		pair_pick_c:shadow_pick_c pair_pick_rust:shadow_pick_rust
+		pair_pick_stock:shadow_pick_stock
+		pair_llc_enqueue_c:shadow_llc_enqueue_c pair_llc_enqueue_rust:shadow_llc_enqueue_rust
+		pair_llc_dequeue_c:shadow_llc_dequeue_c pair_llc_dequeue_rust:shadow_llc_dequeue_rust
+		pair_occupancy_c:shadow_occupancy_c pair_occupancy_rust:shadow_occupancy_rust"
 	i=0
 	for p in $pieces; do
 		[ "${p#*:}" = task_cache_work ] && cw=$i

@@ -100,8 +100,15 @@ PIECES = ["pick", "llc_enqueue", "llc_dequeue", "occupancy", "cache_work", "tg_a
 runs, percall, excluded = [], {}, {}   # percall, excluded: by (piece, workload, side)
 have_percall = os.path.exists(os.path.join(RES, "percall-console.log"))
 if have_percall:
-    runs, percall, excluded, why = percall_data.load(os.path.join(RES, "raw"), pcon, plog, PIECES)
+    runs, percall, excluded, why = percall_data.load(os.path.join(RES, "raw"), pcon, plog,
+                                                     PIECES + percall_data.PAIR_PIECES)
     need(why is None, why)
+    if why is None:
+        need(any(side == "shadow" for side, _ in runs[:-1]),
+             "no shadow run in the per-call boot (RSC: pcrun shadow)")
+        pair_fig, pair_problems = percall_data.pairs(percall, excluded)
+        for p in pair_problems:
+            need(False, p)
 
 # ------------------------------------------------------------ workload data
 wb = {}     # metric -> {"c": [], "rust": [], "better": ...}
@@ -323,6 +330,45 @@ if have_percall:
     if pc_stock:
         summary.append(("percall_stock", len(pc_stock), min(c for c, _ in pc_stock), max(c for c, _ in pc_stock),
                         min(r for _, r in pc_stock), max(r for _, r in pc_stock), pc_stock_ci))
+    # The same states: each side of the shadow check on every live call.
+    say("### Per call on the same states")
+    say("")
+    say("The per-call rows above compare C and Rust on different runs, whose states (queue lengths, "
+        "which path a call takes) differ. In the shadow runs (`pcrun shadow`: hackbench, wake, pipe and "
+        "the LLC threads, the live side Rust, the shadow check on) every live pick runs the C, Rust and "
+        "stock C pick again and every LLC enqueue, dequeue and occupancy sample of a task with a preferred "
+        "LLC runs the C and the Rust function on a copy of its state (`kernel/sched/rust/fair_shadow.c`): "
+        "each side an out-of-line function of the same shape, counted by the plugin from its call to its "
+        "return, so that the sides' distributions are over the same states. Rust/C of the medians and "
+        "of the means (the total over the same calls); "
+        "`excl`: calls left out (interrupted; none expected under the locks the check holds).")
+    say("")
+    say("```")
+    say(f"{'piece':<12} {'side':<5} {'calls':>7} {'excl':>5}  {'ins p10/p50/p90/max':<24} {'mean':>8}  "
+        f"{'Rust/C p50':>10} {'Rust/C mean':>11}")
+    pair_rows = []
+    for piece, sides in percall_data.PAIRS.items():
+        fig = pair_fig[piece]
+        for side in sides:
+            ins, x = fig[side]
+            if not ins:
+                continue
+            ratio = ""
+            if side == "rust":
+                r50 = pct(ins, 50) / pct(fig["c"][0], 50)
+                rmean = percall_data.mean(ins) / percall_data.mean(fig["c"][0])
+                ratio = f"{r50:10.3f} {rmean:11.3f}"
+                pair_rows.append((piece, len(ins), r50, rmean))
+            elif side == "stock":
+                c50, r50 = pct(fig["c"][0], 50) / pct(ins, 50), pct(fig["rust"][0], 50) / pct(ins, 50)
+                ratio = f"C/stock {c50:.3f}, Rust/stock {r50:.3f} (p50)"
+                pair_rows.append(("pick_stock", len(ins), c50, r50))
+            say(f"{piece:<12} {side:<5} {len(ins):7d} {x:5d}  "
+                f"{'/'.join(str(pct(ins, p)) for p in (10, 50, 90)) + '/' + str(ins[-1]):<24} "
+                f"{percall_data.mean(ins):8.1f}  {ratio}")
+    say("```")
+    say("")
+    summary.append(("pairs", pair_rows))
     # Cache lines and misses per call, all workloads together.
     say("Cache lines and simulated misses per call, all workloads together (mean per call):")
     say("")
@@ -495,7 +541,7 @@ def ins_rng(a, b):
 
 sm = []
 micro, percall_rows = [], []
-dispatch_line = None
+dispatch_line = pairs_line = None
 for item in summary:
     if item[0] == "pick_icount":
         sm.append(f"- In-kernel microbenchmarks, Rust/C (C with the series' first patch: the same "
@@ -515,17 +561,25 @@ for item in summary:
                          f"{ins_rng(item[1], item[2])} instructions to a C call and "
                          f"{ins_rng(item[3], item[4])} to a Rust one (the microbenchmarks' "
                          f"dispatch_ cases).")
+    elif item[0] == "pairs":
+        rows = [f"{p} {r50:.3f}/{rm:.3f}" for p, n, r50, rm in item[1] if p != "pick_stock"]
+        st = [f"C/stock {a:.3f}, Rust/stock {b:.3f}" for p, n, a, b in item[1] if p == "pick_stock"]
+        pairs_line = ("- Per call on the same live states (the shadow check's out-of-line sides, "
+                      f"{min(n for _, n, _, _ in item[1])} calls or more each), Rust/C of the median/mean: "
+                      + ", ".join(rows) + (f"; the pick against stock C: {st[0]} (medians)" if st else "") + ".")
     elif item[0] == "percall_stock":
         sm.append(f"- The pick per call inside workloads against the stock pick: C/stock {rng(item[2], item[3])}, "
                   f"Rust/stock {rng(item[4], item[5])}; C/stock with its 95 % bootstrap interval: "
                   + ", ".join(f"{w} {r:.3f} [{lo:.3f}, {hi:.3f}]" for w, r, lo, hi in item[6]) + ".")
 if sm and sm[0].startswith("- In-kernel"):
     sm[0] += ", ".join(micro) + "."
+if pairs_line:
+    sm.insert(min(2, len(sm)), pairs_line)
 if percall_rows:
-    sm.insert(min(2, len(sm)), "- Per call inside workloads, Rust/C of the medians (range over the workloads): "
-              + ", ".join(percall_rows) + ".")
+    sm.insert(min(3, len(sm)), "- Per call inside workloads, each side in its own runs, Rust/C of the medians "
+              "(range over the workloads): " + ", ".join(percall_rows) + ".")
     if dispatch_line:
-        sm.insert(min(3, len(sm)), dispatch_line)
+        sm.insert(min(4, len(sm)), dispatch_line)
 with open(os.path.join(RES, "summary.md"), "w") as f:
     for item in sm:
         f.write("\n".join(textwrap.wrap(item, 100, subsequent_indent="  ", break_on_hyphens=False)) + "\n")

@@ -89,10 +89,14 @@ def size_data(cpus, llcs):
     # last ("end") segment holds the checks and is not measured.
     plog = open(os.path.join(d, "percall.log"), errors="replace").read() \
         if os.path.exists(os.path.join(d, "percall.log")) else ""
-    runs, recs, excl, why = percall_data.load(os.path.join(d, "raw"), con, plog, PIECES + ["cache_work"])
+    runs, recs, excl, why = percall_data.load(os.path.join(d, "raw"), con, plog,
+                                              PIECES + ["cache_work"] + percall_data.PAIR_PIECES)
     if why:
         problems.append(f"{tag}: {why}")
         return r
+    # The checks' segment: the shadow check's sides on the same live states.
+    r["pairs"], pp = percall_data.pairs(recs, excl)
+    problems.extend(f"{tag}: {p}" for p in pp)
     nested = percall_data.RECORD - 1
     for impl in ("c", "rust"):
         cw = recs.get(("cache_work", "threads", impl), [])
@@ -222,6 +226,39 @@ for r in data:
     say(row)
 say("```")
 say("")
+say("The same pieces on the same states: in the checks' run (the threads workload again on each side, "
+    "the shadow check on), every live pick runs the C, Rust and stock C pick again, and every LLC "
+    "enqueue, dequeue and occupancy sample of a thread with a preferred LLC runs the C and the Rust "
+    "function on a copy of its state, each side an out-of-line function of the same shape "
+    "(`kernel/sched/rust/fair_shadow.c`) counted from its call to its return. Median instructions per "
+    "call, C/Rust (Rust/C of the medians; Rust/C of the means), and the calls per side:")
+say("")
+say("```")
+hdr = f"{'CPUs':>4} {'LLCs':>4}"
+for piece in percall_data.PAIRS:
+    hdr += f"  {piece + ' C/Rust (Rust/C p50; mean)':>38}"
+say(hdr + "  pick stock (C/stock; Rust/stock p50)")
+pair_ratio = {}
+for r in data:
+    if r is None or "pairs" not in r:
+        continue
+    row = f"{r['cpus']:4d} {r['llcs']:4d}"
+    for piece in percall_data.PAIRS:
+        c, ru = r["pairs"][piece]["c"][0], r["pairs"][piece]["rust"][0]
+        if c and ru:
+            r50, rm = pct(ru, 50) / pct(c, 50), percall_data.mean(ru) / percall_data.mean(c)
+            pair_ratio.setdefault(piece, []).extend([r50, rm])
+            cell = f"{pct(c, 50)}/{pct(ru, 50)} ({r50:.3f}; {rm:.3f}) n={len(c)}"
+        else:
+            cell = "-"
+        row += f"  {cell:>38}"
+    st = r["pairs"]["pick"]["stock"][0]
+    if st and r["pairs"]["pick"]["c"][0] and r["pairs"]["pick"]["rust"][0]:
+        row += (f"  {pct(st, 50)} ({pct(r['pairs']['pick']['c'][0], 50) / pct(st, 50):.3f}; "
+                f"{pct(r['pairs']['pick']['rust'][0], 50) / pct(st, 50):.3f})")
+    say(row)
+say("```")
+say("")
 say("Calls measured per side (undisturbed + left out), threads with a preferred LLC and LLCs the "
     "threads ran in (largest of the once-a-second samples), and the checks run after the measured "
     "runs (the threads workload again on each side with the shadow and LLC checks on):")
@@ -309,6 +346,10 @@ else:
     say(f"Checks: PASS at {len(done)} sizes (CPUs and LLCs as asked, every piece measured on both sides, "
         "every scan over every CPU, a preferred LLC and every LLC used on both sides, shadow and LLC "
         "checks with no difference).")
+def rng_(lo, hi):
+    return f"{lo:.3f}" if f"{lo:.3f}" == f"{hi:.3f}" else f"{lo:.3f}-{hi:.3f}"
+
+
 # summary.md: README.md's scale block (make bench-readme-scale).
 sm = []
 if done:
@@ -326,6 +367,10 @@ if done:
             lo, hi = min(v), max(v)
             cells.append(f"{p} " + (f"{lo:.3f}" if f"{lo:.3f}" == f"{hi:.3f}" else f"{lo:.3f}-{hi:.3f}"))
     sm.append("- " + ", ".join(cells))
+    if pair_ratio:
+        sm.append("- on the same states (the shadow check's sides, in the checks' run of each size), "
+                  "Rust/C of the medians and means over the sizes: "
+                  + ", ".join(f"{p} {rng_(min(v), max(v))}" for p, v in pair_ratio.items()))
     pc = {impl: sorted({x for r in done for x in r.get(("paths", impl), [])}) for impl in ("c", "rust")}
     if pc["c"] and pc["rust"]:
         sm.append(f"- occupancy's paths (instructions taken by 5 % of a side's calls or more, at any size): "

@@ -64,3 +64,44 @@ def paths(values, share=0.05):
     for v in values:
         count[v] = count.get(v, 0) + 1
     return sorted(v for v, n in count.items() if n >= share * len(values))
+
+
+# The shadow check's out-of-line sides (kernel/sched/rust/fair_shadow.c),
+# counted as the pair_<piece>_<side> pieces in the runs of side "shadow":
+# every live call of a piece runs each side once on the same state.
+PAIRS = {"pick": ("c", "rust", "stock"), "llc_enqueue": ("c", "rust"),
+         "llc_dequeue": ("c", "rust"), "occupancy": ("c", "rust")}
+PAIR_PIECES = [f"pair_{p}_{s}" for p, sides in PAIRS.items() for s in sides]
+
+
+def pairs(records, excluded, workloads=None):
+    """Returns (figures, problems): figures[piece][side] = (instructions of
+    every recorded call, sorted; calls left out) over the shadow runs of
+    `workloads` (all if None), and what is wrong with them: a side with no
+    call, or sides whose calls (recorded and left out) differ by more than
+    the calls a segment mark can cut (one per vCPU and mark, at most 1 %)."""
+    figures, problems = {}, []
+    for piece, sides in PAIRS.items():
+        figures[piece] = {}
+        for side in sides:
+            name = f"pair_{piece}_{side}"
+            ins, excl = [], 0
+            for (p, wl, s), recs in records.items():
+                if p == name and s == "shadow" and (workloads is None or wl in workloads):
+                    ins.extend(r[0] for r in recs)
+            for (p, wl, s), n in excluded.items():
+                if p == name and s == "shadow" and (workloads is None or wl in workloads):
+                    excl += n
+            figures[piece][side] = (sorted(ins), excl)
+            if not ins:
+                problems.append(f"{name}: no call of the shadow check's {side} side of {piece} "
+                                "in the shadow runs")
+        n = [len(v) + x for v, x in figures[piece].values()]
+        if min(n) and max(n) - min(n) > max(8, min(n) // 100):
+            problems.append(f"pair_{piece}: the sides ran {'/'.join(map(str, n))} times in the shadow "
+                            "runs, where each live call runs each side once")
+    return figures, problems
+
+
+def mean(v):
+    return sum(v) / len(v) if v else 0

@@ -45,7 +45,7 @@
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 #define MAX_VCPUS	64
-#define MAX_FNS		16
+#define MAX_FNS		24
 #define MAX_SEGS	1024
 #define MAX_DEPTH	8
 #define SET_SLOTS	16384			/* lines remembered per call */

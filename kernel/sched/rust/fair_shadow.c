@@ -30,21 +30,48 @@ vruntime_eligible_shadow(struct cfs_rq *cfs_rq, u64 vruntime, bool rust, int ret
 	}
 }
 
+/*
+ * The sides of the shadow check each run in an out-of-line function of their
+ * own, the same for every side of a piece: its body is the side as fair.c's
+ * dispatch calls it, its result used after the call (no tail call), its
+ * address taken (LLVM keeps its signature). make bench's per-call plugin
+ * counts their calls (the pair_ pieces of tests/bench/percall.c): C, Rust
+ * and stock C on the same live state, which the pieces' own calls in
+ * different runs cannot give.
+ */
+#define SHADOW_PICK(side, pick)							\
+static noinline struct sched_entity *					\
+shadow_pick_##side(struct cfs_rq *cfs_rq, bool protect)			\
+{										\
+	struct sched_entity *se = pick(cfs_rq, protect);			\
+										\
+	OPTIMIZER_HIDE_VAR(se);							\
+	return se;								\
+}
+
+SHADOW_PICK(c, pick_eevdf_c)
+SHADOW_PICK(rust, sched_rust_pick_eevdf)
+SHADOW_PICK(stock, pick_eevdf_stock)
+static const void *const shadow_picks[] __used = {
+	shadow_pick_c, shadow_pick_rust, shadow_pick_stock,
+};
+
 static noinline void
 pick_eevdf_shadow(struct cfs_rq *cfs_rq, bool protect, bool rust, struct sched_entity *se)
 {
-	struct sched_entity *other, *stock;
+	struct sched_entity *c, *r, *stock;
 
 	if (!READ_ONCE(sched_rust_pick_shadow_on))
 		return;
-	other = rust ? pick_eevdf_c(cfs_rq, protect) :
-		       sched_rust_pick_eevdf(cfs_rq, protect);
-	stock = pick_eevdf_stock(cfs_rq, protect);
+	/* The side selected too: the same state must give the same pick. */
+	c = shadow_pick_c(cfs_rq, protect);
+	r = shadow_pick_rust(cfs_rq, protect);
+	stock = shadow_pick_stock(cfs_rq, protect);
 	atomic_long_inc(&sched_rust_shadow_checks);
-	if (unlikely(other != se || stock != se)) {
+	if (unlikely(c != se || r != se || stock != se)) {
 		atomic_long_inc(&sched_rust_shadow_divergences);
-		WARN_ONCE(1, "sched_rust_cfs: pick_eevdf(protect=%d): %s picked %p, %s %p, stock C %p\n",
-			  protect, rust ? "Rust" : "C", se, rust ? "C" : "Rust", other, stock);
+		WARN_ONCE(1, "sched_rust_cfs: pick_eevdf(protect=%d): %s picked %p; again C %p, Rust %p, stock C %p\n",
+			  protect, rust ? "Rust" : "C", se, c, r, stock);
 	}
 }
 
@@ -155,6 +182,35 @@ static int __init llc_shadow_init(void)
 }
 late_initcall(llc_shadow_init);
 
+/* The LLC functions' sides, out of line as the picks' are (above). */
+#define SHADOW_LLC(name, side, rust)						\
+static noinline void shadow_llc_##name##_##side(struct rq *rq, struct task_struct *p) \
+{										\
+	account_llc_##name##_switch(rq, p, rust);				\
+}
+
+SHADOW_LLC(enqueue, c, false)
+SHADOW_LLC(enqueue, rust, true)
+SHADOW_LLC(dequeue, c, false)
+SHADOW_LLC(dequeue, rust, true)
+
+#define SHADOW_OCCUPANCY(side, rust)						\
+static noinline unsigned long							\
+shadow_occupancy_##side(struct rq *rq, struct sched_cache_time *pcpu_sched)	\
+{										\
+	unsigned long f = fraction_mm_sched_switch(rq, pcpu_sched, rust);	\
+										\
+	OPTIMIZER_HIDE_VAR(f);							\
+	return f;								\
+}
+
+SHADOW_OCCUPANCY(c, false)
+SHADOW_OCCUPANCY(rust, true)
+static const void *const shadow_llc_sides[] __used = {
+	shadow_llc_enqueue_c, shadow_llc_enqueue_rust, shadow_llc_dequeue_c,
+	shadow_llc_dequeue_rust, shadow_occupancy_c, shadow_occupancy_rust,
+};
+
 /*
  * account_llc_enqueue(), account_llc_dequeue() and pref_llc_running_inc()/
  * _dec() (@inc) of @p on @rq, whose lock the caller holds: both sides on a
@@ -198,16 +254,13 @@ static void llc_shadow_counts(struct rq *rq, struct task_struct *p,
 	raw_spin_lock(&s->rq[0].__lock);
 	switch (op) {
 	case SCHED_RUST_LLC_ENQUEUE:
-		account_llc_enqueue_c(&s->rq[0], s->p[0]);
+		shadow_llc_enqueue_c(&s->rq[0], s->p[0]);
 		break;
 	case SCHED_RUST_LLC_DEQUEUE:
-		account_llc_dequeue_c(&s->rq[0], s->p[0]);
+		shadow_llc_dequeue_c(&s->rq[0], s->p[0]);
 		break;
 	default:
-		if (inc)
-			pref_llc_running_inc_c(&s->rq[0], s->p[0]);
-		else
-			pref_llc_running_dec_c(&s->rq[0], s->p[0]);
+		pref_llc_running_switch(&s->rq[0], s->p[0], inc, false);
 		break;
 	}
 	raw_spin_unlock(&s->rq[0].__lock);
@@ -215,13 +268,13 @@ static void llc_shadow_counts(struct rq *rq, struct task_struct *p,
 	raw_spin_lock(&s->rq[1].__lock);
 	switch (op) {
 	case SCHED_RUST_LLC_ENQUEUE:
-		sched_rust_account_llc_enqueue(&s->rq[1], s->p[1]);
+		shadow_llc_enqueue_rust(&s->rq[1], s->p[1]);
 		break;
 	case SCHED_RUST_LLC_DEQUEUE:
-		sched_rust_account_llc_dequeue(&s->rq[1], s->p[1]);
+		shadow_llc_dequeue_rust(&s->rq[1], s->p[1]);
 		break;
 	default:
-		sched_rust_pref_llc_running(&s->rq[1], s->p[1], inc);
+		pref_llc_running_switch(&s->rq[1], s->p[1], inc, true);
 		break;
 	}
 	raw_spin_unlock(&s->rq[1].__lock);
@@ -238,8 +291,9 @@ static void llc_shadow_counts(struct rq *rq, struct task_struct *p,
 /*
  * fraction_mm_sched(), which runs __update_mm_sched() first, of @pcpu_sched
  * on @rq, whose cpu_epoch_lock the caller holds: both sides on a copy of the
- * epoch clock and of the per-CPU runtime, at the same jiffies (C reads it,
- * Rust is given it: a tick between the two skips the comparison).
+ * epoch clock and of the per-CPU runtime, each taking the copy's lock and
+ * reading jiffies as fair.c's dispatch does (a tick between the two skips the
+ * comparison).
  */
 static void llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched, bool rust)
 {
@@ -263,9 +317,8 @@ static void llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched,
 	}
 	period = READ_ONCE(llc_epoch_period);
 	now = jiffies;
-	f[0] = fraction_mm_sched_c(&s->rq[0], &s->t[0]);
-	scoped_guard(raw_spinlock, &s->rq[1].cpu_epoch_lock)
-		f[1] = sched_rust_fraction_mm_sched(&s->rq[1], &s->t[1], now, period);
+	f[0] = shadow_occupancy_c(&s->rq[0], &s->t[0]);
+	f[1] = shadow_occupancy_rust(&s->rq[1], &s->t[1]);
 	if (time_after(jiffies, now) || READ_ONCE(llc_epoch_period) != period) {
 		atomic_long_inc(&sched_rust_llc_shadow_skipped);
 		return;
