@@ -11,12 +11,15 @@
  *   schedbench wake <tasks> <seconds>     many processes sleep for random
  *                                         short times and wake; prints
  *                                         wakeups/s
- *   schedbench threads <threads> <seconds> [cpus]
+ *   schedbench threads <threads> <seconds> [cpus] [nap]
  *                                         one process whose threads keep
  *                                         walking a shared buffer (a process
  *                                         cache-aware scheduling aggregates);
  *                                         prints passes/s (and with "cpus"
- *                                         the CPUs the threads ran on)
+ *                                         the CPUs the threads ran on); with
+ *                                         "nap" each thread sleeps 200 us
+ *                                         every 8 passes (a dequeue while it
+ *                                         is owed no time: delayed)
  *   schedbench cgtree <dir> <width> <depth>
  *                                         create a cgroup v2 tree of
  *                                         width + ... + width^depth groups
@@ -218,6 +221,7 @@ static int wake_storm(int tasks, double seconds)
 }
 
 static volatile int threads_stop;
+static int threads_nap;
 static char *shared_buf;
 #define SHARED_SIZE (1 << 20)
 /* The CPUs the threads ran on, seen once per pass (threads ... cpus). */
@@ -234,6 +238,8 @@ static void *thread_walk(void *arg)
 		for (int i = 0; i < SHARED_SIZE; i += 64)
 			shared_buf[i]++;
 		passes++;
+		if (threads_nap && !(passes % 8))
+			usleep(200);
 		if (cpu >= 0 && cpu < SEEN_CPUS)
 			__atomic_fetch_or(&seen[cpu / (8 * sizeof(long))],
 					  1UL << (cpu % (8 * sizeof(long))), __ATOMIC_RELAXED);
@@ -712,8 +718,15 @@ int main(int argc, char **argv)
 		return hackbench(atoi(argv[2]), atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "wake"))
 		return wake_storm(atoi(argv[2]), atof(argv[3]));
-	if (argc >= 4 && !strcmp(argv[1], "threads"))
-		return threads(atoi(argv[2]), atof(argv[3]), argc >= 5 && !strcmp(argv[4], "cpus"));
+	if (argc >= 4 && !strcmp(argv[1], "threads")) {
+		int cpus = 0;
+
+		for (int i = 4; i < argc; i++) {
+			cpus |= !strcmp(argv[i], "cpus");
+			threads_nap |= !strcmp(argv[i], "nap");
+		}
+		return threads(atoi(argv[2]), atof(argv[3]), cpus);
+	}
 	if (argc >= 5 && !strcmp(argv[1], "cgtree"))
 		return cgtree(argv[2], atoi(argv[3]), atoi(argv[4]));
 	if (argc >= 6 && !strcmp(argv[1], "schlat"))
