@@ -243,8 +243,8 @@ if have_percall:
     say("### Per call inside workloads")
     say("")
     say("Every call of each piece during real workloads (`rsc.mode=percall`: schedbench hackbench, wake, "
-        "pipe, cgroup tree 4x4 created and removed, 4 threads of one process, napping every 8 passes, with 2 spinners for the LLC "
-        "preference), both sides in one boot, the switch flipped per run, and a third side for the pick, "
+        "pipe, cgroup tree 4x4 created and removed, 4 threads of one process, napping every 8 passes, "
+        "with 2 spinners for the LLC preference), both sides in one boot, the switch flipped per run, and a third side for the pick, "
         "`stock`: 7.3's stock pick with every other piece on C; under `tests/bench/percall.c`. "
         "A call runs from its call instruction to the return to its caller and includes what the piece "
         "calls (the C function and the Rust code inlined into it share the dispatcher's call site). "
