@@ -134,8 +134,11 @@ def size_data(cpus, llcs):
             continue
         f = t[-1]
         pref, used = int(f[6]), int(f[8])
-        # The checks' runs: one, or up to three where the measured run got no preferred LLC.
+        # The checks' runs: one, or up to five where the measured run got no preferred LLC.
         pref_check = max((int(x[6]) for x in tc), default=0)
+        # The LLCs the threads ran in: of the measured run, or of a checks' run
+        # where a preferred LLC gathered the measured run's threads from the start.
+        used = max([used] + [int(x[8]) for x in tc])
         r[("pref", impl)], r[("pref_check", impl)], r[("used", impl)] = pref, pref_check, used
         r[("check_runs", impl)] = len(tc)
         if max(pref, pref_check) < 1:
@@ -230,14 +233,15 @@ say("The same pieces on the same states: in the checks' run (the threads workloa
     "the shadow check on), every live pick runs the C, Rust and stock C pick again, and every LLC "
     "enqueue, dequeue and occupancy sample of a thread with a preferred LLC runs the C and the Rust "
     "function on a copy of its state, each side an out-of-line function of the same shape "
-    "(`kernel/sched/rust/fair_shadow.c`) counted from its call to its return. Median instructions per "
-    "call, C/Rust (Rust/C of the medians; Rust/C of the means), and the calls per side:")
+    "(`kernel/sched/rust/fair_shadow.c`) counted from its call to its return. Mean instructions per "
+    "call, C/Rust (Rust/C of the means, the total over the same calls; Rust/C of the medians, which "
+    "can fall on different paths where two paths are taken about as often), and the calls per side:")
 say("")
 say("```")
 hdr = f"{'CPUs':>4} {'LLCs':>4}"
 for piece in percall_data.PAIRS:
-    hdr += f"  {piece + ' C/Rust (Rust/C p50; mean)':>38}"
-say(hdr + "  pick stock (C/stock; Rust/stock p50)")
+    hdr += f"  {piece + ' C/Rust (Rust/C mean; p50)':>40}"
+say(hdr + "  pick stock mean (C/stock; Rust/stock)")
 pair_ratio = {}
 for r in data:
     if r is None or "pairs" not in r:
@@ -245,17 +249,18 @@ for r in data:
     row = f"{r['cpus']:4d} {r['llcs']:4d}"
     for piece in percall_data.PAIRS:
         c, ru = r["pairs"][piece]["c"][0], r["pairs"][piece]["rust"][0]
+        mean = percall_data.mean
         if c and ru:
-            r50, rm = pct(ru, 50) / pct(c, 50), percall_data.mean(ru) / percall_data.mean(c)
-            pair_ratio.setdefault(piece, []).extend([r50, rm])
-            cell = f"{pct(c, 50)}/{pct(ru, 50)} ({r50:.3f}; {rm:.3f}) n={len(c)}"
+            r50, rm = pct(ru, 50) / pct(c, 50), mean(ru) / mean(c)
+            pair_ratio.setdefault(piece, []).append(rm)
+            cell = f"{mean(c):.1f}/{mean(ru):.1f} ({rm:.3f}; {r50:.3f}) n={len(c)}"
         else:
             cell = "-"
-        row += f"  {cell:>38}"
+        row += f"  {cell:>40}"
     st = r["pairs"]["pick"]["stock"][0]
     if st and r["pairs"]["pick"]["c"][0] and r["pairs"]["pick"]["rust"][0]:
-        row += (f"  {pct(st, 50)} ({pct(r['pairs']['pick']['c'][0], 50) / pct(st, 50):.3f}; "
-                f"{pct(r['pairs']['pick']['rust'][0], 50) / pct(st, 50):.3f})")
+        row += (f"  {mean(st):.1f} ({mean(r['pairs']['pick']['c'][0]) / mean(st):.3f}; "
+                f"{mean(r['pairs']['pick']['rust'][0]) / mean(st):.3f})")
     say(row)
 say("```")
 say("")
@@ -369,7 +374,7 @@ if done:
     sm.append("- " + ", ".join(cells))
     if pair_ratio:
         sm.append("- on the same states (the shadow check's sides, in the checks' run of each size), "
-                  "Rust/C of the medians and means over the sizes: "
+                  "Rust/C of the means over the sizes: "
                   + ", ".join(f"{p} {rng_(min(v), max(v))}" for p, v in pair_ratio.items()))
     pc = {impl: sorted({x for r in done for x in r.get(("paths", impl), [])}) for impl in ("c", "rust")}
     if pc["c"] and pc["rust"]:
