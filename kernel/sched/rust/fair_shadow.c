@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The shadow check of CONFIG_SCHED_RUST_CFS (CONFIG_SCHED_RUST_CFS_SHADOW):
- * on every eligibility test the implementation that was not selected runs
- * too, and on every pick the C, the Rust and the stock C pick run again,
- * with 7.3's stock C (rust/fair_debug.c), on the same state under the same
+ * on every eligibility test the implementation that was not selected and
+ * 7.3's stock C (rust/fair_debug.c) run too, on every pick the C, the Rust
+ * and the stock C pick run again, all on the same state under the same
  * runqueue lock, and a different answer from any is counted and warned
  * about once; every LLC dequeue
  * recounts the tasks queued on its runqueue and checks the LLC counters.
