@@ -60,8 +60,10 @@ percall_conf() {
 			echo "fn $i ${p%%:*}"
 			i=$((i + 1))
 		done
-		awk -v pieces="$pieces" '
+		awk -v pieces="$pieces" -v arch="$KARCH" '
 		BEGIN {
+			# The call instruction: callq on x86_64, bl on arm64.
+			call = arch == "arm64" ? "bl" : "callq"
 			n = split(pieces, a, /[ \t\n]+/)
 			for (i = 1; i <= n; i++) { split(a[i], b, ":"); id[b[2]] = i - 1 }
 		}
@@ -69,7 +71,11 @@ percall_conf() {
 		$1 ~ /^[0-9a-f]+:$/ {
 			addr = substr($1, 1, length($1) - 1)
 			if (pend != "") { print pend " " addr pendid; pend = "" }
-			if ($2 != "callq")
+			if (fn == "task_work_run" && $2 == "blr") {
+				pend = "icall " addr; pendid = ""
+				next
+			}
+			if ($2 != call)
 				next
 			t = $4; gsub(/[<>]/, "", t)
 			if ($3 ~ /^0x/ && t in id) { pend = "call " addr; pendid = " " id[t] }
@@ -80,7 +86,10 @@ percall_conf() {
 		awk -v cw="$cw" '
 			$3 == "task_cache_work" { print "entry " $1 " " cw }
 			$3 == "sched_rust_pick_stats_write" { print "mark " $1 }
-			$3 ~ /^(asm_sysvec_|asm_exc_|asm_common_interrupt$|asm_spurious_interrupt$|__switch_to_asm$)/ {
+			# Exception and interrupt entries and the context switch:
+			# x86_64, then arm64 (the vectors branch to el1h_64_irq ...).
+			$3 ~ /^(asm_sysvec_|asm_exc_|asm_common_interrupt$|asm_spurious_interrupt$|__switch_to_asm$)/ ||
+			$3 ~ /^(el[01][th]_(64|32)_(sync|irq|fiq|error)$|cpu_switch_to$)/ {
 				print "irq " $1
 			}' "$B/System.map"
 	} > "$out"

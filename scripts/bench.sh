@@ -25,10 +25,9 @@
 # tinyconfig's -Os build of the same code instead (build directory build-size,
 # results in $CACHE/bench-results-size).
 # ARCH=arm64 measures the arm64 main kernel (configs/distro-arm64.config) on
-# QEMU's virt machine: boots 1 and 2, without perf (built for the host
-# here) and without boot 3, whose call-site discovery reads x86_64 call
-# instructions and interrupt entry points; its results go to
-# $CACHE/bench-results-arm64.
+# QEMU's virt machine, without perf (built for the host here); boot 3's
+# call-site discovery reads arm64's bl/blr and its exception vectors'
+# handlers. Its results go to $CACHE/bench-results-arm64.
 
 . "$(dirname "$0")/common.sh"
 . "$TOP/scripts/bench-lib.sh"
@@ -48,7 +47,7 @@ R=$CACHE/bench-results
 if [ "$KARCH" != x86_64 ]; then
 	[ "$flavour" = main ] || die "ARCH=$KARCH make bench measures the main kernel only"
 	R=$CACHE/bench-results-$KARCH
-	PERF=0 PERCALL=0
+	PERF=0
 fi
 rm -rf "$R"
 mkdir -p "$R/raw"
