@@ -44,6 +44,7 @@ def say(line=""):
 
 
 pct = percall_data.pct
+mean = percall_data.mean
 
 
 def size_data(cpus, llcs):
@@ -249,7 +250,6 @@ for r in data:
     row = f"{r['cpus']:4d} {r['llcs']:4d}"
     for piece in percall_data.PAIRS:
         c, ru = r["pairs"][piece]["c"][0], r["pairs"][piece]["rust"][0]
-        mean = percall_data.mean
         if c and ru:
             r50, rm = pct(ru, 50) / pct(c, 50), mean(ru) / mean(c)
             pair_ratio.setdefault(piece, []).append(rm)

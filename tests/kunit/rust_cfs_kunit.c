@@ -572,7 +572,7 @@ static void rust_cfs_pick_random_test(struct kunit *test)
 		eevdf_build(f, &st);
 		if (st.nr > 256)
 			big++;
-		/* Rust gets the effective value: the C body ANDs in the feature. */
+		/* Each pick ANDs in sched_feat(PICK_BUDDY) itself, as the route does here. */
 		s = pick_c_buddy(cfs_rq, protect, pick_buddy, true);
 		c = pick_c_buddy(cfs_rq, protect, pick_buddy, false);
 		r = pick_rust_buddy(cfs_rq, protect, pick_buddy);
