@@ -48,7 +48,9 @@ percall_conf() {
 		pair_pick_stock:shadow_pick_stock
 		pair_llc_enqueue_c:shadow_llc_enqueue_c pair_llc_enqueue_rust:shadow_llc_enqueue_rust
 		pair_llc_dequeue_c:shadow_llc_dequeue_c pair_llc_dequeue_rust:shadow_llc_dequeue_rust
-		pair_occupancy_c:shadow_occupancy_c pair_occupancy_rust:shadow_occupancy_rust"
+		pair_occupancy_c:shadow_occupancy_c pair_occupancy_rust:shadow_occupancy_rust
+		pair_tg_alloc_c:shadow_tg_alloc_c pair_tg_alloc_rust:shadow_tg_alloc_rust
+		pair_tg_free_c:shadow_tg_free_c pair_tg_free_rust:shadow_tg_free_rust"
 	i=0
 	for p in $pieces; do
 		[ "${p#*:}" = task_cache_work ] && cw=$i

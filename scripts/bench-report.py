@@ -334,15 +334,19 @@ if have_percall:
     say("### Per call on the same states")
     say("")
     say("The per-call rows above compare C and Rust on different runs, whose states (queue lengths, "
-        "which path a call takes) differ. In the shadow runs (`pcrun shadow`: hackbench, wake, pipe and "
-        "the LLC threads, the live side Rust, the shadow check on) every live pick runs the C, Rust and "
-        "stock C pick again and every LLC enqueue, dequeue and occupancy sample of a task with a preferred "
-        "LLC runs the C and the Rust function on a copy of its state (`kernel/sched/rust/fair_shadow.c`): "
+        "which path a call takes) differ. In the shadow runs (`pcrun shadow`: hackbench, wake, pipe, "
+        "the LLC threads and the cgroup tree, the live side Rust, the shadow check on) every live pick "
+        "runs the C, Rust and stock C pick again, every LLC enqueue, dequeue and occupancy sample of a "
+        "task with a preferred LLC runs the C and the Rust function on a copy of its state, and every new "
+        "group's state is allocated and freed again by C and by Rust in turn on a scratch group below the "
+        "same parent, after an allocation and free that leave the per-CPU allocator the same free area "
+        "for both (`kernel/sched/rust/fair_shadow.c`): "
         "each side an out-of-line function of the same shape, counted by the plugin from its call to its "
         "return, so that the sides' distributions are over the same states. Rust/C of the means (the "
         "total over the same calls) and of the medians (a median can fall on different paths of a "
         "piece whose paths are taken about as often as each other, as the occupancy sample's are); "
-        "`excl`: calls left out (interrupted; none expected under the locks the check holds).")
+        "`excl`: calls left out (interrupted or switched out: none expected under the locks the picks' "
+        "and the LLC functions' checks hold; the group's allocation may sleep).")
     say("")
     say("```")
     say(f"{'piece':<12} {'side':<5} {'calls':>7} {'excl':>5}  {'ins p10/p50/p90/max':<24} {'mean':>8}  "

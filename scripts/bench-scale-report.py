@@ -184,6 +184,18 @@ def size_data(cpus, llcs):
             if r["llc_shadow"].get((side, op), 0) < 1:
                 problems.append(f"{tag}: LLC shadow check: {op} never compared with {side} selected")
     r["sh_div"], r["lc_viol"], r["ls_div"] = int(sh[2]), int(lc[2]), int(ls[1])
+    # The group state's check: "<on> <divergences> <failed> c <groups> rust <groups>".
+    tg0, tg = line("tg_shadow_start"), line("tg_shadow")
+    if not (tg0 and tg and len(tg0) == len(tg) == 7):
+        problems.append(f"{tag}: the group state's check did not report (tg_shadow_start, tg_shadow)")
+        return r
+    r["tg_shadow"] = {tg[i]: int(tg[i + 1]) - int(tg0[i + 1]) for i in (3, 5)}
+    r["tg_div"] = int(tg[1])
+    if tg[0] != "1" or r["tg_div"] != 0:
+        problems.append(f"{tag}: group state check on={tg[0]}, {tg[1]} divergences")
+    for side in ("c", "rust"):
+        if r["tg_shadow"].get(side, 0) < 1:
+            problems.append(f"{tag}: group state check: no new group compared with {side} selected")
     return r
 
 
@@ -230,11 +242,14 @@ for r in data:
     say(row)
 say("```")
 say("")
-say("The same pieces on the same states: in the checks' run (the threads workload again on each side, "
-    "the shadow check on), every live pick runs the C, Rust and stock C pick again, and every LLC "
-    "enqueue, dequeue and occupancy sample of a thread with a preferred LLC runs the C and the Rust "
-    "function on a copy of its state, each side an out-of-line function of the same shape "
-    "(`kernel/sched/rust/fair_shadow.c`) counted from its call to its return. Mean instructions per "
+say("The same pieces on the same states: in the checks' run (the threads workload and the cgroup tree "
+    "again on each side, the shadow check on), every live pick runs the C, Rust and stock C pick again, "
+    "every LLC enqueue, dequeue and occupancy sample of a thread with a preferred LLC runs the C and "
+    "the Rust function on a copy of its state, and every new group's state is allocated and freed "
+    "again by C and by Rust in turn on a scratch group below the same parent, after an allocation and "
+    "free that leave the per-CPU allocator the same free area for both; each side an out-of-line "
+    "function of the same shape (`kernel/sched/rust/fair_shadow.c`) counted from its call to its "
+    "return. Mean instructions per "
     "call, C/Rust (Rust/C of the means, the total over the same calls; Rust/C of the medians, which "
     "can fall on different paths where two paths are taken about as often), and the calls per side:")
 say("")
@@ -266,7 +281,8 @@ say("```")
 say("")
 say("Calls measured per side (undisturbed + left out), threads with a preferred LLC and LLCs the "
     "threads ran in (largest of the once-a-second samples), and the checks run after the measured "
-    "runs (the threads workload again on each side with the shadow and LLC checks on):")
+    "runs (the threads workload and the cgroup tree again on each side with the shadow and LLC "
+    "checks on):")
 say("")
 say("```")
 for r in data:
@@ -282,7 +298,9 @@ for r in data:
         f"shadow {r.get('shadow')} compared / {r.get('sh_div')} divergences; "
         f"LLC check {r.get('llc_check')} / {r.get('lc_viol')}; LLC shadow "
         + " ".join(f"{s} {o} {n}" for (s, o), n in sorted(r.get('llc_shadow', {}).items()))
-        + f" / {r.get('ls_div')} divergences")
+        + f" / {r.get('ls_div')} divergences; group state "
+        + " ".join(f"{s} {n}" for s, n in sorted(r.get('tg_shadow', {}).items()))
+        + f" groups / {r.get('tg_div')} divergences")
     say(f"{'':5} occupancy paths (instructions taken by 5 % of the calls or more): c "
         f"{'/'.join(map(str, r.get(('paths', 'c'), [])))} rust {'/'.join(map(str, r.get(('paths', 'rust'), [])))}")
 say("```")

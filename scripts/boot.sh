@@ -243,6 +243,26 @@ if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW && cfg SCHED_CACHE; then
 		[ "$pref" -ge 1 ] || problems+=("LLC shadow check: pref_llc_running never compared")
 	fi
 fi
+# The group state's shadow check: every new group's state made again by C
+# and by Rust ("<on> <divergences> <failed> c <groups> rust <groups>"), at
+# least TG_SHADOW_MIN (20) groups with each side selected.
+tg_shadow=$(sed -n 's/^RSC: tg_shadow //p' "$con" | tail -n1)
+if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW && cfg FAIR_GROUP_SCHED; then
+	check "group state shadow check: C and Rust make the same state"
+	read -r ts_on ts_div ts_fail _ ts_c _ ts_rust <<< "${tg_shadow:-missing 0 0 c 0 rust 0}"
+	if [ -z "$tg_shadow" ]; then
+		problems+=("group state shadow check: no 'RSC: tg_shadow' line")
+	elif [ "$ts_on" != 1 ]; then
+		problems+=("group state shadow check: switched off (on=$ts_on)")
+	else
+		[ "$ts_div" = 0 ] || problems+=("group state shadow check: $ts_div states differ between C and Rust")
+		for s in "c $ts_c" "rust $ts_rust"; do
+			set -- $s
+			[ "${2:-0}" -ge "${TG_SHADOW_MIN:-20}" ] ||
+				problems+=("group state shadow check: ${2:-0} groups compared with $1 selected, fewer than ${TG_SHADOW_MIN:-20}")
+		done
+	fi
+fi
 kmemleak=$(sed -n 's/^RSC: kmemleak //p' "$con" | tail -n1)
 cfg DEBUG_KMEMLEAK && check "kmemleak: no leak through this project's code"
 if cfg DEBUG_KMEMLEAK && [ "$mode" = test ] && [ -z "$kmemleak" ]; then
@@ -658,6 +678,7 @@ fi
 [ -n "$llc_check" ] && echo "llc check:   $(echo "$llc_check" | awk '{ printf "on=%s, %s dequeues checked the LLC counters against the queued tasks, %s violations", $1, $2, $3 }')"
 [ -n "$llc_shadow" ] && echo "llc shadow:  $(echo "$llc_shadow" | awk '{ printf "on=%s, %s divergences, %s skipped (a tick between the sides); compared:", $1, $2, $3
 	for (i = 4; i <= NF; i++) printf " %s", $i }')"
+[ -n "$tg_shadow" ] && echo "tg shadow:   $(echo "$tg_shadow" | awk '{ printf "on=%s, new groups whose state C and Rust made again and compared: %s with C selected, %s with Rust; %s divergences, %s allocations failed", $1, $5, $7, $2, $3 }')"
 [ -n "$kmemleak" ] && echo "kmemleak:    $(echo "$kmemleak" | awk '{ printf "%s unreferenced objects after two scans, %s allocated through this project'"'"'s code", $2, $4 }')"
 check ""
 # The boot test's checks as a KTAP suite (the kernel's kselftest KTAP

@@ -70,7 +70,8 @@ def paths(values, share=0.05):
 # counted as the pair_<piece>_<side> pieces in the runs of side "shadow":
 # every live call of a piece runs each side once on the same state.
 PAIRS = {"pick": ("c", "rust", "stock"), "llc_enqueue": ("c", "rust"),
-         "llc_dequeue": ("c", "rust"), "occupancy": ("c", "rust")}
+         "llc_dequeue": ("c", "rust"), "occupancy": ("c", "rust"),
+         "tg_alloc": ("c", "rust"), "tg_free": ("c", "rust")}
 PAIR_PIECES = [f"pair_{p}_{s}" for p, sides in PAIRS.items() for s in sides]
 
 

@@ -221,10 +221,16 @@ static int alloc_fair_sched_group_debug(struct task_group *tg, struct task_group
 {
 	bool rust = sched_rust_tg_state_on();
 
+	int ok;
+
 	sched_rust_test_call(SCHED_RUST_TG_STATE, rust);
 	if (rust)
-		return sched_rust_alloc_fair_sched_group(tg, parent);
-	return alloc_fair_sched_group_c(tg, parent);
+		ok = sched_rust_alloc_fair_sched_group(tg, parent);
+	else
+		ok = alloc_fair_sched_group_c(tg, parent);
+	if (ok && sched_rust_pick_debug())
+		alloc_fair_sched_group_shadow(tg, parent, rust);
+	return ok;
 }
 
 static void init_tg_cfs_entry_debug(struct task_group *tg, struct cfs_rq *cfs_rq,

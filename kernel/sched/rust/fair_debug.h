@@ -39,6 +39,10 @@ static noinline void
 vruntime_eligible_shadow(struct cfs_rq *cfs_rq, u64 vruntime, bool rust, int ret);
 static noinline void
 pick_eevdf_shadow(struct cfs_rq *cfs_rq, bool protect, bool rust, struct sched_entity *se);
+#ifdef CONFIG_FAIR_GROUP_SCHED
+static noinline void
+alloc_fair_sched_group_shadow(struct task_group *tg, struct task_group *parent, bool rust);
+#endif
 #ifdef CONFIG_SCHED_CACHE
 static void account_llc_check(struct rq *rq, struct task_struct *leaving);
 static void llc_shadow_counts(struct rq *rq, struct task_struct *p,
@@ -51,6 +55,8 @@ static inline void
 vruntime_eligible_shadow(struct cfs_rq *cfs_rq, u64 vruntime, bool rust, int ret) { }
 static inline void
 pick_eevdf_shadow(struct cfs_rq *cfs_rq, bool protect, bool rust, struct sched_entity *se) { }
+static inline void
+alloc_fair_sched_group_shadow(struct task_group *tg, struct task_group *parent, bool rust) { }
 static inline void account_llc_check(struct rq *rq, struct task_struct *leaving) { }
 #ifdef CONFIG_SCHED_CACHE
 static inline void llc_shadow_counts(struct rq *rq, struct task_struct *p,

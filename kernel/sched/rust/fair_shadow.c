@@ -5,9 +5,10 @@
  * 7.3's stock C (rust/fair_debug.c) run too, on every pick the C, the Rust
  * and the stock C pick run again, all on the same state under the same
  * runqueue lock, and a different answer from any is counted and warned
- * about once; every LLC dequeue
- * recounts the tasks queued on its runqueue and checks the LLC counters.
- * Counts are in /sys/kernel/debug/sched/rust_cfs/{shadow,llc_check}.
+ * about once; every new group's state is made again by C and by Rust and
+ * compared with the group's; every LLC dequeue recounts the tasks queued on
+ * its runqueue and checks the LLC counters. Counts are in
+ * /sys/kernel/debug/sched/rust_cfs/{shadow,tg_shadow,llc_check}.
  *
  * Included at the bottom of kernel/sched/fair.c, whose dispatch calls these
  * functions (declared in rust/fair_debug.h) behind sched_rust_pick_debug_key.
@@ -75,6 +76,108 @@ pick_eevdf_shadow(struct cfs_rq *cfs_rq, bool protect, bool rust, struct sched_e
 			  protect, rust ? "Rust" : "C", se, c, r, stock);
 	}
 }
+
+#ifdef CONFIG_FAIR_GROUP_SCHED
+/*
+ * The group state's sides: a new group's allocation and initialisation
+ * below its parent, and its free, out of line as the picks' are (above).
+ */
+#define SHADOW_TG(side, alloc, free)						\
+static noinline int								\
+shadow_tg_alloc_##side(struct task_group *tg, struct task_group *parent)	\
+{										\
+	int ok = alloc(tg, parent);						\
+										\
+	OPTIMIZER_HIDE_VAR(ok);							\
+	return ok;								\
+}										\
+										\
+static noinline void shadow_tg_free_##side(struct task_group *tg)		\
+{										\
+	free(tg);								\
+}
+
+SHADOW_TG(c, alloc_fair_sched_group_c, free_fair_sched_group_c)
+SHADOW_TG(rust, sched_rust_alloc_fair_sched_group, sched_rust_free_fair_sched_group)
+static const void *const shadow_tg_sides[] __used = {
+	shadow_tg_alloc_c, shadow_tg_free_c, shadow_tg_alloc_rust, shadow_tg_free_rust,
+};
+
+/* A CPU's state of @tg with the fields that point into the state itself cleared. */
+static void tg_shadow_normalized(struct cfs_tg_state *out, struct task_group *tg, int cpu)
+{
+	memcpy(out, container_of(tg_cfs_rq(tg, cpu), struct cfs_tg_state, cfs_rq), sizeof(*out));
+	out->cfs_rq.tg = NULL;
+	out->se.my_q = NULL;
+#ifdef CONFIG_CFS_BANDWIDTH
+	memset(&out->cfs_rq.throttled_list, 0, sizeof(out->cfs_rq.throttled_list));
+	memset(&out->cfs_rq.throttled_csd_list, 0, sizeof(out->cfs_rq.throttled_csd_list));
+	memset(&out->cfs_rq.throttled_limbo_list, 0, sizeof(out->cfs_rq.throttled_limbo_list));
+#endif
+}
+
+/*
+ * A new group @tg below @parent, just allocated by the side selected (@rust)
+ * and not yet online: C and Rust each allocate a scratch group below @parent, whose
+ * state must equal @tg's on every possible CPU, and free it. A first
+ * allocation and free (C's, not measured) leaves the per-CPU allocator with a
+ * populated free area of the state's size, which each side's allocation then
+ * takes and its free gives back: the two sides' calls run on the same
+ * allocator state. Which side goes first alternates from group to group.
+ */
+static noinline void
+alloc_fair_sched_group_shadow(struct task_group *tg, struct task_group *parent, bool rust)
+{
+	static atomic_t turn;
+	struct cfs_tg_state *st;
+	struct task_group *s;
+	int i, cpu, first, compared = 0;
+
+	if (!READ_ONCE(sched_rust_pick_shadow_on))
+		return;
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	st = kmalloc_array(2, sizeof(*st), GFP_KERNEL);
+	if (!s || !st)
+		goto out;
+	if (alloc_fair_sched_group_c(s, parent))
+		free_fair_sched_group_c(s);
+	first = atomic_inc_return(&turn) & 1;
+	for (i = 0; i < 2; i++) {
+		bool r = i ^ first;
+		bool same = true;
+
+		s->cfs_rq = NULL;
+		if (!(r ? shadow_tg_alloc_rust(s, parent) : shadow_tg_alloc_c(s, parent))) {
+			/* Out of memory: nothing to compare, and nothing to free. */
+			atomic_long_inc(&sched_rust_tg_shadow_skipped);
+			continue;
+		}
+		for_each_possible_cpu(cpu) {
+			tg_shadow_normalized(&st[0], tg, cpu);
+			tg_shadow_normalized(&st[1], s, cpu);
+			if (memcmp(&st[0], &st[1], sizeof(*st))) {
+				same = false;
+				break;
+			}
+		}
+		if (r)
+			shadow_tg_free_rust(s);
+		else
+			shadow_tg_free_c(s);
+		compared++;
+		if (unlikely(!same)) {
+			atomic_long_inc(&sched_rust_tg_shadow_divergences);
+			WARN_ONCE(1, "sched_rust_cfs: alloc_fair_sched_group(): the state %s made again differs on CPU%d from the one %s made\n",
+				  r ? "Rust" : "C", cpu, rust ? "Rust" : "C");
+		}
+	}
+	if (compared == 2)
+		atomic_long_inc(&sched_rust_tg_shadow[rust]);
+out:
+	kfree(st);
+	kfree(s);
+}
+#endif /* CONFIG_FAIR_GROUP_SCHED */
 
 #ifdef CONFIG_SCHED_CACHE
 /*

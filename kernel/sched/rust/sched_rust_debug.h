@@ -83,6 +83,16 @@ DECLARE_PER_CPU(struct sched_rust_pick_stats, sched_rust_pick_stats);
 extern atomic_long_t sched_rust_shadow_checks;
 extern atomic_long_t sched_rust_shadow_divergences;
 
+/*
+ * Shadow check of the group state: new groups whose state both sides made
+ * again and compared, per [side selected: 0 = C, 1 = Rust]; states made
+ * again that differed; allocations made again that failed (nothing
+ * compared).
+ */
+extern atomic_long_t sched_rust_tg_shadow[2];
+extern atomic_long_t sched_rust_tg_shadow_divergences;
+extern atomic_long_t sched_rust_tg_shadow_skipped;
+
 /* Shadow check of the LLC counters at dequeue: checks made and violations found. */
 extern atomic_long_t sched_rust_llc_checks;
 extern atomic_long_t sched_rust_llc_violations;

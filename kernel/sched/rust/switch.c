@@ -65,6 +65,9 @@ bool sched_rust_pick_shadow_on = IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW);
 DEFINE_PER_CPU(struct sched_rust_pick_stats, sched_rust_pick_stats);
 atomic_long_t sched_rust_shadow_checks;
 atomic_long_t sched_rust_shadow_divergences;
+atomic_long_t sched_rust_tg_shadow[2];
+atomic_long_t sched_rust_tg_shadow_divergences;
+atomic_long_t sched_rust_tg_shadow_skipped;
 atomic_long_t sched_rust_llc_checks;
 atomic_long_t sched_rust_llc_violations;
 atomic_long_t sched_rust_llc_shadow[2][SCHED_RUST_LLC_NR_OPS];
@@ -335,6 +338,18 @@ static const struct file_operations sched_rust_shadow_fops = {
 	.release	= single_release,
 };
 
+/* "<on> <divergences> <allocations failed> c <groups> rust <groups>" */
+static int sched_rust_tg_shadow_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%d %ld %ld c %ld rust %ld\n", READ_ONCE(sched_rust_pick_shadow_on),
+		   atomic_long_read(&sched_rust_tg_shadow_divergences),
+		   atomic_long_read(&sched_rust_tg_shadow_skipped),
+		   atomic_long_read(&sched_rust_tg_shadow[0]),
+		   atomic_long_read(&sched_rust_tg_shadow[1]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sched_rust_tg_shadow);
+
 #ifdef CONFIG_SCHED_CACHE
 static int sched_rust_llc_show(struct seq_file *m, void *v)
 {
@@ -408,6 +423,8 @@ void __init sched_rust_init_debugfs(struct dentry *parent)
 		debugfs_create_file("pick_stats", 0644, dir, NULL, &sched_rust_pick_stats_fops);
 	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW))
 		debugfs_create_file("shadow", 0644, dir, NULL, &sched_rust_shadow_fops);
+	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW) && IS_ENABLED(CONFIG_FAIR_GROUP_SCHED))
+		debugfs_create_file("tg_shadow", 0444, dir, NULL, &sched_rust_tg_shadow_fops);
 	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_BENCH))
 		sched_rust_bench_init_debugfs(dir);
 #ifdef CONFIG_SCHED_CACHE
