@@ -131,7 +131,7 @@ alloc_fair_sched_group_shadow(struct task_group *tg, struct task_group *parent, 
 	static atomic_t turn;
 	struct cfs_tg_state *st;
 	struct task_group *s;
-	int i, cpu, first, compared = 0;
+	int i, cpu, bad, first, compared = 0;
 
 	if (!READ_ONCE(sched_rust_pick_shadow_on))
 		return;
@@ -144,19 +144,20 @@ alloc_fair_sched_group_shadow(struct task_group *tg, struct task_group *parent, 
 	first = atomic_inc_return(&turn) & 1;
 	for (i = 0; i < 2; i++) {
 		bool r = i ^ first;
-		bool same = true;
 
 		s->cfs_rq = NULL;
+		s->shares = 0;
 		if (!(r ? shadow_tg_alloc_rust(s, parent) : shadow_tg_alloc_c(s, parent))) {
 			/* Out of memory: nothing to compare, and nothing to free. */
 			atomic_long_inc(&sched_rust_tg_shadow_skipped);
 			continue;
 		}
+		bad = -1;
 		for_each_possible_cpu(cpu) {
 			tg_shadow_normalized(&st[0], tg, cpu);
 			tg_shadow_normalized(&st[1], s, cpu);
 			if (memcmp(&st[0], &st[1], sizeof(*st))) {
-				same = false;
+				bad = cpu;
 				break;
 			}
 		}
@@ -165,10 +166,10 @@ alloc_fair_sched_group_shadow(struct task_group *tg, struct task_group *parent, 
 		else
 			shadow_tg_free_c(s);
 		compared++;
-		if (unlikely(!same)) {
+		if (unlikely(bad >= 0 || s->shares != tg->shares)) {
 			atomic_long_inc(&sched_rust_tg_shadow_divergences);
-			WARN_ONCE(1, "sched_rust_cfs: alloc_fair_sched_group(): the state %s made again differs on CPU%d from the one %s made\n",
-				  r ? "Rust" : "C", cpu, rust ? "Rust" : "C");
+			WARN_ONCE(1, "sched_rust_cfs: alloc_fair_sched_group(): %s made shares %lu and a state differing on CPU %d (-1: none) from %s's, shares %lu\n",
+				  r ? "Rust" : "C", s->shares, bad, rust ? "Rust" : "C", tg->shares);
 		}
 	}
 	if (compared == 2)
