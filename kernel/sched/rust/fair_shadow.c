@@ -135,8 +135,8 @@ alloc_fair_sched_group_shadow(struct task_group *tg, struct task_group *parent, 
 
 	if (!READ_ONCE(sched_rust_pick_shadow_on))
 		return;
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	st = kmalloc_array(2, sizeof(*st), GFP_KERNEL);
+	s = kzalloc_obj(*s, GFP_KERNEL);
+	st = kmalloc_objs(*st, 2, GFP_KERNEL);
 	if (!s || !st)
 		goto out;
 	if (alloc_fair_sched_group_c(s, parent))
@@ -169,7 +169,8 @@ alloc_fair_sched_group_shadow(struct task_group *tg, struct task_group *parent, 
 		if (unlikely(bad >= 0 || s->shares != tg->shares)) {
 			atomic_long_inc(&sched_rust_tg_shadow_divergences);
 			WARN_ONCE(1, "sched_rust_cfs: alloc_fair_sched_group(): %s made shares %lu and a state differing on CPU %d (-1: none) from %s's, shares %lu\n",
-				  r ? "Rust" : "C", s->shares, bad, rust ? "Rust" : "C", tg->shares);
+				  r ? "Rust" : "C", s->shares, bad,
+				  rust ? "Rust" : "C", tg->shares);
 		}
 	}
 	if (compared == 2)
