@@ -381,10 +381,12 @@ is compiled. The C twins call the C eligibility test, whichever side the
 switch selects, so that each side is one implementation.
 
 With CONFIG_SCHED_RUST_CFS_SHADOW, every pick and eligibility test also
-runs the other implementation on the same state under the same lock, and
-every LLC dequeue recounts the tasks queued on the runqueue, counting and
-warning once about any difference; CONFIG_SCHED_RUST_CFS_STATS counts the
-branch every pick takes." \
+runs the other implementation on the same state under the same lock, every
+LLC function runs on both sides from a copy of its state, every new task
+group's per-CPU state is made again by both sides and compared with the
+group's, and every LLC dequeue recounts the tasks queued on the runqueue,
+counting and warning once about any difference;
+CONFIG_SCHED_RUST_CFS_STATS counts the branch every pick takes." \
 	"$CACHE/Kconfig.debug:kernel/sched/rust/Kconfig" \
 	kernel/sched/rust/Makefile:kernel/sched/rust/Makefile \
 	kernel/sched/rust/switch.c:kernel/sched/rust/switch.c \
