@@ -100,13 +100,14 @@ PIECES = ["pick", "llc_enqueue", "llc_dequeue", "occupancy", "cache_work", "tg_a
 runs, percall, excluded = [], {}, {}   # percall, excluded: by (piece, workload, side)
 have_percall = os.path.exists(os.path.join(RES, "percall-console.log"))
 if have_percall:
+    ordered = {}
     runs, percall, excluded, why = percall_data.load(os.path.join(RES, "raw"), pcon, plog,
-                                                     PIECES + percall_data.PAIR_PIECES)
+                                                     PIECES + percall_data.PAIR_PIECES, ordered)
     need(why is None, why)
     if why is None:
         need(any(side == "shadow" for side, _ in runs[:-1]),
              "no shadow run in the per-call boot (RSC: pcrun shadow)")
-        pair_fig, pair_problems = percall_data.pairs(percall, excluded)
+        pair_fig, pair_problems = percall_data.pairs(percall, excluded, ordered=ordered)
         for p in pair_problems:
             need(False, p)
 
@@ -346,7 +347,8 @@ if have_percall:
         "total over the same calls) and of the medians (a median can fall on different paths of a "
         "piece whose paths are taken about as often as each other, as the occupancy sample's are); "
         "`excl`: calls left out (interrupted or switched out: none expected under the locks the picks' "
-        "and the LLC functions' checks hold; the group's allocation may sleep).")
+        "and the LLC functions' checks hold; a group's allocation may sleep, and one side's call left "
+        "out leaves that group out on both sides, whose calls pair up by their order).")
     say("")
     say("```")
     say(f"{'piece':<12} {'side':<5} {'calls':>7} {'excl':>5}  {'ins p10/p50/p90/max':<24} {'mean':>8}  "

@@ -90,13 +90,14 @@ def size_data(cpus, llcs):
     # last ("end") segment holds the checks and is not measured.
     plog = open(os.path.join(d, "percall.log"), errors="replace").read() \
         if os.path.exists(os.path.join(d, "percall.log")) else ""
+    ordered = {}
     runs, recs, excl, why = percall_data.load(os.path.join(d, "raw"), con, plog,
-                                              PIECES + ["cache_work"] + percall_data.PAIR_PIECES)
+                                              PIECES + ["cache_work"] + percall_data.PAIR_PIECES, ordered)
     if why:
         problems.append(f"{tag}: {why}")
         return r
     # The checks' segment: the shadow check's sides on the same live states.
-    r["pairs"], pp = percall_data.pairs(recs, excl)
+    r["pairs"], pp = percall_data.pairs(recs, excl, ordered=ordered)
     problems.extend(f"{tag}: {p}" for p in pp)
     nested = percall_data.RECORD - 1
     for impl in ("c", "rust"):
@@ -251,7 +252,8 @@ say("The same pieces on the same states: in the checks' run (the threads workloa
     "function of the same shape (`kernel/sched/rust/fair_shadow.c`) counted from its call to its "
     "return. Mean instructions per "
     "call, C/Rust (Rust/C of the means, the total over the same calls; Rust/C of the medians, which "
-    "can fall on different paths where two paths are taken about as often), and the calls per side:")
+    "can fall on different paths where two paths are taken about as often), and the calls per side "
+    "(a group whose allocation or free slept or was interrupted on one side is left out on both):")
 say("")
 say("```")
 hdr = f"{'CPUs':>4} {'LLCs':>4}"

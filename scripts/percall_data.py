@@ -24,11 +24,18 @@ def pct(sorted_v, p):
     return sorted_v[min(len(sorted_v) - 1, int(p / 100 * len(sorted_v)))]
 
 
-def load(raw_dir, console, log, pieces):
+# A pair_ piece's disturbed call, which the plugin records with every field
+# UINT32_MAX to keep its place among the calls.
+HOLE = 0xFFFFFFFF
+
+
+def load(raw_dir, console, log, pieces, ordered=None):
     """Returns (runs, records, excluded, problem): the runs as [side, workload],
     records[(piece, workload, side)] the list of each recorded call's RECORD
     fields, excluded[(piece, workload, side)] the calls left out, and problem
-    why nothing was loaded (None if it was)."""
+    why nothing was loaded (None if it was). With `ordered` (a dict), it also
+    gets, per (piece, workload, side) of a pair_ piece, its calls in the order
+    they ended, a disturbed one as None."""
     runs = [l.split()[2:4] for l in console.splitlines() if l.startswith("RSC: pcrun ")]
     segs = re.search(r"^percall_segments (\d+)", log, re.M)
     if not runs or runs[-1] != ["end", "end"]:
@@ -51,8 +58,13 @@ def load(raw_dir, console, log, pieces):
             a = array.array("I")
             with open(path, "rb") as f:
                 a.frombytes(f.read())
+            recs = [tuple(a[i:i + RECORD]) for i in range(0, len(a), RECORD)]
+            holes = [r[0] == HOLE and r[-1] == HOLE for r in recs]
             records.setdefault((piece, wl, side), []).extend(
-                tuple(a[i:i + RECORD]) for i in range(0, len(a), RECORD))
+                r for r, h in zip(recs, holes) if not h)
+            if ordered is not None and piece.startswith("pair_"):
+                ordered.setdefault((piece, wl, side), []).extend(
+                    None if h else r for r, h in zip(recs, holes))
     return runs, records, excluded, None
 
 
@@ -75,28 +87,53 @@ PAIRS = {"pick": ("c", "rust", "stock"), "llc_enqueue": ("c", "rust"),
 PAIR_PIECES = [f"pair_{p}_{s}" for p, sides in PAIRS.items() for s in sides]
 
 
-def pairs(records, excluded, workloads=None):
+def pairs(records, excluded, workloads=None, ordered=None):
     """Returns (figures, problems): figures[piece][side] = (instructions of
     every recorded call, sorted; calls left out) over the shadow runs of
     `workloads` (all if None), and what is wrong with them: a side with no
     call, or sides whose calls (recorded and left out) differ by more than
-    the calls a segment mark can cut (one per vCPU and mark, at most 1 %)."""
+    the calls a segment mark can cut (one per vCPU and mark, at most 1 %).
+
+    With `ordered` (from load()): where a run's sides have the same number of
+    calls in order, a call left out on one side (a group's allocation that
+    slept or was interrupted) leaves out the same event on every side, so
+    that the sides' figures are over the same events. Such sides run in one
+    task, one event after the other (the group allocations); the picks' and
+    the LLC functions' sides, which run on every CPU at once, are never left
+    out (they run under their locks with interrupts off), so that dropping
+    nothing keeps their figures over the same calls too."""
     figures, problems = {}, []
     for piece, sides in PAIRS.items():
         figures[piece] = {}
+        keys = sorted({(wl, s) for (p, wl, s) in list(records) + list(excluded)
+                       if p.startswith(f"pair_{piece}_") and s == "shadow"
+                       and (workloads is None or wl in workloads)})
+        ins = {side: [] for side in sides}
+        excl = {side: 0 for side in sides}
+        for wl, s in keys:
+            seq = [(ordered or {}).get((f"pair_{piece}_{side}", wl, s)) for side in sides]
+            if ordered is not None and all(q is not None for q in seq) and len({len(q) for q in seq}) == 1:
+                for calls in zip(*seq):
+                    if all(c is not None for c in calls):
+                        for side, c in zip(sides, calls):
+                            ins[side].append(c[0])
+                    else:
+                        for side in sides:
+                            excl[side] += 1
+                # The lost calls (never returned on their vCPU): none expected.
+                for side in sides:
+                    n = excluded.get((f"pair_{piece}_{side}", wl, s), 0)
+                    excl[side] += n - sum(c is None for c in seq[sides.index(side)])
+                continue
+            for side in sides:
+                name = f"pair_{piece}_{side}"
+                ins[side].extend(r[0] for r in records.get((name, wl, s), []))
+                excl[side] += excluded.get((name, wl, s), 0)
         for side in sides:
-            name = f"pair_{piece}_{side}"
-            ins, excl = [], 0
-            for (p, wl, s), recs in records.items():
-                if p == name and s == "shadow" and (workloads is None or wl in workloads):
-                    ins.extend(r[0] for r in recs)
-            for (p, wl, s), n in excluded.items():
-                if p == name and s == "shadow" and (workloads is None or wl in workloads):
-                    excl += n
-            figures[piece][side] = (sorted(ins), excl)
-            if not ins:
-                problems.append(f"{name}: no call of the shadow check's {side} side of {piece} "
-                                "in the shadow runs")
+            figures[piece][side] = (sorted(ins[side]), excl[side])
+            if not ins[side]:
+                problems.append(f"pair_{piece}_{side}: no call of the shadow check's {side} side of "
+                                f"{piece} in the shadow runs")
         n = [len(v) + x for v, x in figures[piece].values()]
         if min(n) and max(n) - min(n) > max(8, min(n) // 100):
             problems.append(f"pair_{piece}: the sides ran {'/'.join(map(str, n))} times in the shadow "

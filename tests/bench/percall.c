@@ -33,7 +33,10 @@
  * At exit the log gets one summary line per segment and function; with raw=
  * every call's record (6 x uint32: instructions, data lines, instruction
  * lines, L1D misses, L2 misses, measured calls made inside it) goes to
- * <dir>/<segment>.<function>.
+ * <dir>/<segment>.<function>. A function whose name starts with "pair_" (one
+ * side of a check that runs every side once per event, in the same order)
+ * also gets a record for each disturbed call, all fields UINT32_MAX, so
+ * that its records pair up with the other sides' by position.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -94,6 +97,7 @@ struct map {
 
 static struct vcpu vcpus[MAX_VCPUS];
 static char *fn_name[MAX_FNS];
+static int fn_pair[MAX_FNS];		/* "pair_": disturbed calls keep their place */
 static struct series data[MAX_SEGS][MAX_FNS];
 static struct map calls, callret, icalls, rets, entries, irqs;
 static uint64_t mark_addr;
@@ -212,10 +216,12 @@ static void record(struct vcpu *v, struct frame *f)
 	struct series *s = &data[f->seg][f->fn];
 	uint64_t ins = v->ins - f->ins0;
 	struct rec *r;
+	unsigned int i;
 
 	if (f->disturbed) {
 		s->disturbed++;
-		return;
+		if (!fn_pair[f->fn])
+			return;
 	}
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 1024;
@@ -235,6 +241,9 @@ static void record(struct vcpu *v, struct frame *f)
 	r->v[M_L1M] = v->l1m - f->l1m0;
 	r->v[M_L2M] = v->l2m - f->l2m0;
 	r->v[M_NESTED] = f->nested;
+	if (f->disturbed)
+		for (i = 0; i < NR_METRICS; i++)
+			r->v[i] = UINT32_MAX;
 }
 
 static void push(struct vcpu *v, uint64_t ret, unsigned int fn, uint64_t ins0)
@@ -399,6 +408,12 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 }
 
+/* A pair_ piece's disturbed call, kept for its place. */
+static int is_hole(const struct rec *r)
+{
+	return r->v[M_INS] == UINT32_MAX && r->v[M_NESTED] == UINT32_MAX;
+}
+
 static int cmp32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -434,18 +449,23 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 		for (f = 0; f < MAX_FNS; f++) {
 			struct series *d = &data[s][f];
 
-			n = d->n;
-			if (!fn_name[f] || (!n && !d->lost && !d->disturbed))
+			/* The calls recorded, a pair_ piece's disturbed ones apart. */
+			for (i = n = 0; i < d->n; i++)
+				n += !is_hole(&d->r[i]);
+			if (!fn_name[f] || (!d->n && !d->lost && !d->disturbed))
 				continue;
 			len = snprintf(line, sizeof(line), "percall %u %s calls %zu lost %zu disturbed %zu",
 				       s, fn_name[f], n, d->lost, d->disturbed);
 			v = malloc((n ? n : 1) * sizeof(*v));
 			for (m = 0; v && n && m < NR_METRICS; m++) {
 				double sum = 0;
+				size_t k = 0;
 
-				for (i = 0; i < n; i++) {
-					v[i] = d->r[i].v[m];
-					sum += v[i];
+				for (i = 0; i < d->n; i++) {
+					if (is_hole(&d->r[i]))
+						continue;
+					v[k] = d->r[i].v[m];
+					sum += v[k++];
 				}
 				qsort(v, n, sizeof(*v), cmp32);
 				len += snprintf(line + len, sizeof(line) - len,
@@ -456,7 +476,7 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 			free(v);
 			snprintf(line + len, sizeof(line) - len, "\n");
 			qemu_plugin_outs(line);
-			if (raw_dir && n)
+			if (raw_dir && d->n)
 				write_raw(s, f, d);
 		}
 	snprintf(line, sizeof(line), "percall_segments %u cache %s\n", seg + 1, cache_on ? "on" : "off");
@@ -480,6 +500,7 @@ static int read_conf(const char *path)
 			continue;
 		if (!strcmp(kind, "fn") && sscanf(buf, "fn %u %127s", &id, name) == 2 && id < MAX_FNS) {
 			fn_name[id] = strdup(name);
+			fn_pair[id] = !strncmp(name, "pair_", 5);
 		} else if (!strcmp(kind, "call") &&
 			   sscanf(buf, "call %" SCNx64 " %" SCNx64 " %u", &a, &b, &id) == 3 && id < MAX_FNS) {
 			map_put(&calls, a, id);

@@ -142,6 +142,12 @@ alloc_fair_sched_group_shadow(struct task_group *tg, struct task_group *parent, 
 	if (alloc_fair_sched_group_c(s, parent))
 		free_fair_sched_group_c(s);
 	first = atomic_inc_return(&turn) & 1;
+	/*
+	 * Each side returns on the CPU it was called on, even after sleeping
+	 * in the allocator: make bench's per-call plugin then sees every
+	 * call end, and pairs the sides' calls up by their order.
+	 */
+	migrate_disable();
 	for (i = 0; i < 2; i++) {
 		bool r = i ^ first;
 
@@ -173,6 +179,7 @@ alloc_fair_sched_group_shadow(struct task_group *tg, struct task_group *parent, 
 				  rust ? "Rust" : "C", tg->shares);
 		}
 	}
+	migrate_enable();
 	if (compared == 2)
 		atomic_long_inc(&sched_rust_tg_shadow[rust]);
 out:
