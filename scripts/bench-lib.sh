@@ -22,7 +22,8 @@ percall_plugins() {
 		cp "$q"/qemu-*/include/qemu/qemu-plugin.h "$q/include/"
 	fi
 	for p in icount percall; do
-		[ "$q/lib$p.so" -nt "$TOP/tests/bench/$p.c" ] ||
+		[ "$q/lib$p.so" -nt "$TOP/tests/bench/$p.c" ] &&
+			[ "$q/lib$p.so" -nt "$TOP/tests/bench/tb_insns.h" ] ||
 			gcc -shared -fPIC -O2 -Wall -Werror -I"$q/include" -o "$q/lib$p.so" "$TOP/tests/bench/$p.c" ||
 			die "cannot build the QEMU plugin tests/bench/$p.c"
 	done

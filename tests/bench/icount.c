@@ -4,10 +4,10 @@
  *
  *   -plugin libicount.so,begin=0x<addr>,end=0x<addr> -d plugin -D <log>
  *
- * Every translated block adds its instruction count to its vCPU's counter;
- * entering the block at <begin> remembers that vCPU's counter, entering the
- * block at <end> appends the difference to a list, printed at exit as
- * "icount <n>" lines in order. The benchmark calls the markers around each
+ * Every translated block adds its instruction count (tb_insns.h) to its
+ * vCPU's counter; entering the block at <begin> remembers that vCPU's
+ * counter, entering the block at <end> appends the difference to a list,
+ * printed at exit as "icount <n>" lines in order. The benchmark calls the markers around each
  * timed batch with interrupts off, so a difference is the instructions of one
  * batch. Counts are deterministic where wall time under TCG is not.
  */
@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include <qemu-plugin.h>
+
+#include "tb_insns.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -56,7 +58,7 @@ static void end_exec(unsigned int vcpu, void *udata)
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	uint64_t va = qemu_plugin_tb_vaddr(tb);
-	uintptr_t n = qemu_plugin_tb_n_insns(tb);
+	uintptr_t n = tb_insns(tb);
 
 	if (va == begin_addr)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, begin_exec, QEMU_PLUGIN_CB_NO_REGS, NULL);

@@ -45,6 +45,8 @@
 
 #include <qemu-plugin.h>
 
+#include "tb_insns.h"
+
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 #define MAX_VCPUS	64
@@ -368,7 +370,8 @@ static void mem_exec(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vadd
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	uint64_t va = qemu_plugin_tb_vaddr(tb), x;
-	size_t n = qemu_plugin_tb_n_insns(tb), i;
+	/* Without an instruction listed in the block that runs in the next. */
+	size_t n = tb_insns(tb), i;
 	struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
 	struct tbinfo *t = malloc(sizeof(*t));
 
