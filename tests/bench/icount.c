@@ -33,7 +33,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void tb_exec(unsigned int vcpu, void *udata)
 {
-	count[vcpu % MAX_VCPUS] += (uintptr_t)udata;
+	count[vcpu % MAX_VCPUS] += ((struct tb_count *)udata)->n;
 }
 
 static void begin_exec(unsigned int vcpu, void *udata)
@@ -58,13 +58,18 @@ static void end_exec(unsigned int vcpu, void *udata)
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	uint64_t va = qemu_plugin_tb_vaddr(tb);
-	uintptr_t n = tb_insns(tb);
+	struct tb_count *n = malloc(sizeof(*n));
 
+	if (!n) {
+		fprintf(stderr, "icount: out of memory\n");
+		exit(1);
+	}
+	tb_insns(tb, n);
 	if (va == begin_addr)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, begin_exec, QEMU_PLUGIN_CB_NO_REGS, NULL);
 	if (va == end_addr)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, end_exec, QEMU_PLUGIN_CB_NO_REGS, NULL);
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)n);
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, n);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *p)

@@ -89,7 +89,7 @@ struct series {
 	size_t n, cap, lost, disturbed;
 };
 
-struct tbinfo { uint64_t n, line0, line1; };
+struct tbinfo { struct tb_count n; uint64_t line0, line1; };
 
 /* A small open-addressing map from guest address to a value. */
 struct map {
@@ -346,7 +346,7 @@ static void tb_exec(unsigned int cpu, void *udata)
 	unsigned int i;
 	uint64_t l;
 
-	v->ins += t->n;
+	v->ins += t->n.n;
 	for (i = 0; i < v->depth; i++)
 		for (l = t->line0; l <= t->line1; l++)
 			v->fr[i].ni += frame_touch(&v->fr[i], l << 1 | 1);
@@ -370,8 +370,7 @@ static void mem_exec(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vadd
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	uint64_t va = qemu_plugin_tb_vaddr(tb), x;
-	/* Without an instruction listed in the block that runs in the next. */
-	size_t n = tb_insns(tb), i;
+	size_t n = qemu_plugin_tb_n_insns(tb), i;
 	struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
 	struct tbinfo *t = malloc(sizeof(*t));
 
@@ -379,6 +378,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		fprintf(stderr, "percall: out of memory\n");
 		exit(1);
 	}
+	/* Without an instruction listed here that runs in the next block. */
+	tb_insns(tb, &t->n);
 	/* Before the counting callback: the caller's block is not the call's. */
 	if (map_get(&rets, va, &x) && x)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, ret_exec, QEMU_PLUGIN_CB_NO_REGS,
@@ -390,7 +391,6 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, irq_exec, QEMU_PLUGIN_CB_NO_REGS, NULL);
 	if (va == mark_addr)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, mark_exec, QEMU_PLUGIN_CB_NO_REGS, NULL);
-	t->n = n;
 	t->line0 = va >> LINE_SHIFT;
 	t->line1 = (qemu_plugin_insn_vaddr(last) + qemu_plugin_insn_size(last) - 1) >> LINE_SHIFT;
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
