@@ -17,7 +17,7 @@
 use crate::{
     alloc::{AllocError, Flags},
     bindings,
-    cpu::{nr_cpu_ids, CpuId},
+    cpu::CpuId,
     prelude::*, //
 };
 use core::{marker::PhantomData, pin::Pin, ptr::NonNull};
@@ -32,13 +32,23 @@ pub fn cpu_possible(cpu: CpuId) -> bool {
     unsafe { bindings::cpu_possible(cpu.as_u32()) }
 }
 
-/// Returns an iterator over the possible CPUs.
+/// Returns an iterator over the possible CPUs, in increasing order.
 ///
-/// Equivalent to the kernel's `for_each_possible_cpu()`.
+/// Equivalent to the kernel's `for_each_possible_cpu()`: each step finds the next set bit of
+/// `cpu_possible_mask` (`cpumask_next()`), as C's loop does.
+#[inline]
 pub fn possible_cpus() -> impl Iterator<Item = CpuId> {
-    (0..nr_cpu_ids())
-        .filter_map(CpuId::from_u32)
-        .filter(|&cpu| cpu_possible(cpu))
+    let mut prev: i32 = -1;
+    core::iter::from_fn(move || {
+        // SAFETY: `__cpu_possible_mask` is a static that lives for the kernel's lifetime;
+        // `cpumask_next()` only reads it, and takes -1 or a CPU below `nr_cpu_ids`: `prev` is
+        // -1 or the last `CpuId` returned.
+        let next = unsafe { bindings::cpumask_next(prev, &raw const bindings::__cpu_possible_mask) };
+        // Past the last possible CPU, `cpumask_next()` returns `nr_cpu_ids` or more.
+        let cpu = CpuId::from_u32(next)?;
+        prev = i32::from(cpu);
+        Some(cpu)
+    })
 }
 
 /// A non-null address meant as the `__percpu` address of a per-CPU allocation of `T`s: what C

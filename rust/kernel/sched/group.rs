@@ -105,11 +105,32 @@ impl TaskGroup {
     /// or a CPU that is not possible.
     #[inline]
     pub fn se(&self, cpu: CpuId) -> Option<*mut bindings::sched_entity> {
+        if !cpu_possible(cpu) {
+            return None;
+        }
+        // SAFETY: `cpu` is possible (just checked).
+        unsafe { self.se_possible(cpu) }
+    }
+
+    /// [`TaskGroup::se`] on a CPU known to be possible, which it does not check again: `None`
+    /// for the root group only.
+    ///
+    /// # Safety
+    ///
+    /// `cpu` must be a possible CPU.
+    #[inline]
+    unsafe fn se_possible(&self, cpu: CpuId) -> Option<*mut bindings::sched_entity> {
         if self.is_root() {
             return None;
         }
+        // SAFETY: The group is valid (type invariants); `tg->cfs_rq` is set before the group is
+        // published and not changed until it is freed.
+        let percpu = unsafe { (*self.0.get()).cfs_rq };
+        // SAFETY: `tg->cfs_rq` is a valid per-CPU address (type invariants) and `cpu` is possible
+        // (safety requirements), so this is the address of its instance on `cpu`.
+        let cfs_rq = unsafe { bindings::per_cpu_ptr(percpu.cast(), cpu.as_u32()) };
         // SAFETY: A non-root group's `cfs_rq`s are those of `cfs_tg_state`s (type invariants).
-        let state = unsafe { state_of(self.cfs_rq(cpu)?.cast()) };
+        let state = unsafe { state_of(cfs_rq.cast()) };
         // SAFETY: `state` is the live state on a possible CPU; only a field address is taken.
         Some(unsafe { &raw mut (*state).se })
     }
@@ -183,7 +204,8 @@ unsafe impl PerCpuInit<CfsTgState, Error> for CfsTgStateInit<'_> {
     unsafe fn init_cpu(&mut self, cpu: CpuId, slot: *mut CfsTgState) -> Result {
         let state = slot.cast::<bindings::cfs_tg_state>();
         // The parent group's entity on this CPU: none for a child of the root group.
-        let parent = self.parent.se(cpu).unwrap_or(core::ptr::null_mut());
+        // SAFETY: `cpu` is possible (safety requirements).
+        let parent = unsafe { self.parent.se_possible(cpu) }.unwrap_or(core::ptr::null_mut());
         // INVARIANT: The `cfs_rq` and entity are those of `tg`'s slot on `cpu`, a possible CPU
         // (safety requirements), which nothing else can reach until the group is installed; the
         // parent entity is the parent group's on the same CPU, initialised (invariants of
