@@ -376,7 +376,25 @@ if have_percall:
                 f"{percall_data.mean(ins):8.1f}  {ratio}")
     say("```")
     say("")
-    summary.append(("pairs", pair_rows))
+    # The group state's sides, one event after the other: per group.
+    pair_diff = {}
+    for piece in percall_data.SEQUENTIAL:
+        d = pair_fig[piece].get("diff")
+        if not d:
+            continue
+        common = max(set(d), key=d.count)
+        pair_diff[piece] = (pct(d, 50), common, d.count(common), len(d))
+        far = [x for x in d if abs(x - common) > 100]
+        say(f"- `{piece}` per group, Rust's instructions minus C's on the same state: median "
+            f"{pct(d, 50)}, p10 {pct(d, 10)}, p90 {pct(d, 90)}; {d.count(common)} of the {len(d)} groups "
+            f"at {common}."
+            + (f" In {len(far)} groups a path of some {int(percall_data.mean([abs(x) for x in far]))} "
+               f"instructions ran on one side only ({sum(x > 0 for x in far)} times on Rust's, "
+               f"{sum(x < 0 for x in far)} on C's: what the sides met in turn, not the code), which "
+               "moves the means, not the medians." if far else ""))
+    if pair_diff:
+        say("")
+    summary.append(("pairs", pair_rows, pair_diff))
     # Cache lines and misses per call, all workloads together.
     say("Cache lines and simulated misses per call, all workloads together (mean per call):")
     say("")
@@ -570,7 +588,9 @@ for item in summary:
                          f"{ins_rng(item[3], item[4])} to a Rust one (the microbenchmarks' "
                          f"dispatch_ cases).")
     elif item[0] == "pairs":
-        rows = [f"{p} {rm:.3f} ({r50:.3f})" for p, n, r50, rm in item[1] if p != "pick_stock"]
+        rows = [f"{p} {rm:.3f} ({r50:.3f}"
+                + (f"; per group, Rust - C: median {item[2][p][0]} instructions" if p in item[2] else "")
+                + ")" for p, n, r50, rm in item[1] if p != "pick_stock"]
         st = [f"C/stock {a:.3f}, Rust/stock {b:.3f}" for p, n, a, b in item[1] if p == "pick_stock"]
         pairs_line = ("- Per call on the same live states (the shadow check's out-of-line sides, "
                       f"{min(n for _, n, _, _ in item[1])} calls or more each), Rust/C of the mean, the "

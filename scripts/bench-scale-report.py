@@ -252,15 +252,17 @@ say("The same pieces on the same states: in the checks' run (the threads workloa
     "function of the same shape (`kernel/sched/rust/fair_shadow.c`) counted from its call to its "
     "return. Mean instructions per "
     "call, C/Rust (Rust/C of the means, the total over the same calls; Rust/C of the medians, which "
-    "can fall on different paths where two paths are taken about as often), and the calls per side "
-    "(a group whose allocation or free slept or was interrupted on one side is left out on both):")
+    "can fall on different paths where two paths are taken about as often; for the group's "
+    "allocation and free, whose sides run one group after the other, also the median per group of "
+    "Rust's instructions minus C's), and the calls per side (a group whose allocation or free slept "
+    "or was interrupted on one side is left out on both):")
 say("")
 say("```")
 hdr = f"{'CPUs':>4} {'LLCs':>4}"
 for piece in percall_data.PAIRS:
     hdr += f"  {piece + ' C/Rust (Rust/C mean; p50)':>40}"
 say(hdr + "  pick stock mean (C/stock; Rust/stock)")
-pair_ratio = {}
+pair_ratio, pair_diff = {}, {}
 for r in data:
     if r is None or "pairs" not in r:
         continue
@@ -270,7 +272,12 @@ for r in data:
         if c and ru:
             r50, rm = pct(ru, 50) / pct(c, 50), mean(ru) / mean(c)
             pair_ratio.setdefault(piece, []).append(rm)
-            cell = f"{mean(c):.1f}/{mean(ru):.1f} ({rm:.3f}; {r50:.3f}) n={len(c)}"
+            d = r["pairs"][piece].get("diff")
+            cell = f"{mean(c):.1f}/{mean(ru):.1f} ({rm:.3f}; {r50:.3f}"
+            if d:
+                pair_diff.setdefault(piece, []).append(pct(d, 50))
+                cell += f"; {pct(d, 50):+d}"
+            cell += f") n={len(c)}"
         else:
             cell = "-"
         row += f"  {cell:>40}"
@@ -395,7 +402,10 @@ if done:
     if pair_ratio:
         sm.append("- on the same states (the shadow check's sides, in the checks' run of each size), "
                   "Rust/C of the means over the sizes: "
-                  + ", ".join(f"{p} {rng_(min(v), max(v))}" for p, v in pair_ratio.items()))
+                  + ", ".join(f"{p} {rng_(min(v), max(v))}" for p, v in pair_ratio.items())
+                  + "".join(f"; {p} per group, Rust - C: median {min(v)}"
+                            + (f" to {max(v)}" if max(v) != min(v) else "") + " instructions"
+                            for p, v in pair_diff.items()))
     pc = {impl: sorted({x for r in done for x in r.get(("paths", impl), [])}) for impl in ("c", "rust")}
     if pc["c"] and pc["rust"]:
         sm.append(f"- occupancy's paths (instructions taken by 5 % of a side's calls or more, at any size): "

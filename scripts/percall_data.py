@@ -85,6 +85,10 @@ PAIRS = {"pick": ("c", "rust", "stock"), "llc_enqueue": ("c", "rust"),
          "llc_dequeue": ("c", "rust"), "occupancy": ("c", "rust"),
          "tg_alloc": ("c", "rust"), "tg_free": ("c", "rust")}
 PAIR_PIECES = [f"pair_{p}_{s}" for p, sides in PAIRS.items() for s in sides]
+# The pieces whose sides one task runs, one event after the other: the k-th
+# call of each side is the same event's (the group state's; the picks' and
+# the LLC functions' sides run on every CPU at once, in no common order).
+SEQUENTIAL = ("tg_alloc", "tg_free")
 
 
 def pairs(records, excluded, workloads=None, ordered=None):
@@ -94,14 +98,13 @@ def pairs(records, excluded, workloads=None, ordered=None):
     call, or sides whose calls (recorded and left out) differ by more than
     the calls a segment mark can cut (one per vCPU and mark, at most 1 %).
 
-    With `ordered` (from load()): where a run's sides have the same number of
-    calls in order, a call left out on one side (a group's allocation that
-    slept or was interrupted) leaves out the same event on every side, so
-    that the sides' figures are over the same events. Such sides run in one
-    task, one event after the other (the group allocations); the picks' and
-    the LLC functions' sides, which run on every CPU at once, are never left
-    out (they run under their locks with interrupts off), so that dropping
-    nothing keeps their figures over the same calls too."""
+    With `ordered` (from load()), for a SEQUENTIAL piece whose sides have the
+    same number of calls in a run: the k-th calls are one event's, so a call
+    left out on one side (an allocation that slept or was interrupted)
+    leaves the event out on every side, and figures[piece]["diff"] is the
+    sorted list of Rust's instructions minus C's per event. The other
+    pieces' sides are never left out (they run under their locks with
+    interrupts off): their figures are over the same calls as they are."""
     figures, problems = {}, []
     for piece, sides in PAIRS.items():
         figures[piece] = {}
@@ -110,21 +113,23 @@ def pairs(records, excluded, workloads=None, ordered=None):
                        and (workloads is None or wl in workloads)})
         ins = {side: [] for side in sides}
         excl = {side: 0 for side in sides}
+        diff, paired = [], piece in SEQUENTIAL and ordered is not None
         for wl, s in keys:
             seq = [(ordered or {}).get((f"pair_{piece}_{side}", wl, s)) for side in sides]
-            if ordered is not None and all(q is not None for q in seq) and len({len(q) for q in seq}) == 1:
+            if paired and all(q is not None for q in seq) and len({len(q) for q in seq}) == 1:
                 for calls in zip(*seq):
                     if all(c is not None for c in calls):
                         for side, c in zip(sides, calls):
                             ins[side].append(c[0])
+                        diff.append(calls[sides.index("rust")][0] - calls[sides.index("c")][0])
                     else:
                         for side in sides:
                             excl[side] += 1
                 # The lost calls (never returned on their vCPU): none expected.
-                for side in sides:
-                    n = excluded.get((f"pair_{piece}_{side}", wl, s), 0)
-                    excl[side] += n - sum(c is None for c in seq[sides.index(side)])
+                for side, q in zip(sides, seq):
+                    excl[side] += excluded.get((f"pair_{piece}_{side}", wl, s), 0) - q.count(None)
                 continue
+            paired = False
             for side in sides:
                 name = f"pair_{piece}_{side}"
                 ins[side].extend(r[0] for r in records.get((name, wl, s), []))
@@ -134,7 +139,9 @@ def pairs(records, excluded, workloads=None, ordered=None):
             if not ins[side]:
                 problems.append(f"pair_{piece}_{side}: no call of the shadow check's {side} side of "
                                 f"{piece} in the shadow runs")
-        n = [len(v) + x for v, x in figures[piece].values()]
+        if paired and diff:
+            figures[piece]["diff"] = sorted(diff)
+        n = [len(figures[piece][side][0]) + figures[piece][side][1] for side in sides]
         if min(n) and max(n) - min(n) > max(8, min(n) // 100):
             problems.append(f"pair_{piece}: the sides ran {'/'.join(map(str, n))} times in the shadow "
                             "runs, where each live call runs each side once")
