@@ -390,8 +390,7 @@ if have_percall:
             f"at {common}."
             + (f" In {len(far)} groups a path of some {int(percall_data.mean([abs(x) for x in far]))} "
                f"instructions ran on one side only ({sum(x > 0 for x in far)} times on Rust's, "
-               f"{sum(x < 0 for x in far)} on C's: what the sides met in turn, not the code), which "
-               "moves the means, not the medians." if far else ""))
+               f"{sum(x < 0 for x in far)} on C's), which moves the means, not the medians." if far else ""))
     if pair_diff:
         say("")
     summary.append(("pairs", pair_rows, pair_diff))
