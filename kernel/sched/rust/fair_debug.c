@@ -220,7 +220,6 @@ static void free_fair_sched_group_debug(struct task_group *tg)
 static int alloc_fair_sched_group_debug(struct task_group *tg, struct task_group *parent)
 {
 	bool rust = sched_rust_tg_state_on();
-
 	int ok;
 
 	sched_rust_test_call(SCHED_RUST_TG_STATE, rust);
