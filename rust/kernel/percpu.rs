@@ -43,10 +43,9 @@ pub fn possible_cpus() -> impl Iterator<Item = CpuId> {
         // SAFETY: `__cpu_possible_mask` is a static that lives for the kernel's lifetime;
         // `cpumask_next()` only reads it, and takes -1 or a CPU below `nr_cpu_ids`: `prev` is
         // -1 or the last `CpuId` returned.
-        let next =
-            unsafe { bindings::cpumask_next(prev, &raw const bindings::__cpu_possible_mask) };
+        let n = unsafe { bindings::cpumask_next(prev, &raw const bindings::__cpu_possible_mask) };
         // Past the last possible CPU, `cpumask_next()` returns `nr_cpu_ids` or more.
-        let cpu = CpuId::from_u32(next)?;
+        let cpu = CpuId::from_u32(n)?;
         prev = i32::from(cpu);
         Some(cpu)
     })

@@ -704,19 +704,6 @@ static void tg_check(struct kunit *test, struct task_group *tg, struct task_grou
 	}
 }
 
-/* Copy a CPU's state with the fields that point into the object itself cleared. */
-static void tg_state_normalized(struct cfs_tg_state *out, struct task_group *tg, int cpu)
-{
-	memcpy(out, container_of(tg_cfs_rq(tg, cpu), struct cfs_tg_state, cfs_rq), sizeof(*out));
-	out->cfs_rq.tg = NULL;
-	out->se.my_q = NULL;
-#ifdef CONFIG_CFS_BANDWIDTH
-	memset(&out->cfs_rq.throttled_list, 0, sizeof(out->cfs_rq.throttled_list));
-	memset(&out->cfs_rq.throttled_csd_list, 0, sizeof(out->cfs_rq.throttled_csd_list));
-	memset(&out->cfs_rq.throttled_limbo_list, 0, sizeof(out->cfs_rq.throttled_limbo_list));
-#endif
-}
-
 static void rust_cfs_tg_state_parity_test(struct kunit *test)
 {
 	static const int depths[] = { 0, 1, 2, 5 };

@@ -209,6 +209,24 @@ static noinline struct sched_entity *pick_eevdf_debug(struct cfs_rq *cfs_rq, boo
 }
 
 #ifdef CONFIG_FAIR_GROUP_SCHED
+/*
+ * A copy of @tg's state on @cpu with the fields that point into the state
+ * itself cleared, which two groups' states then compare equal on: for the
+ * shadow check (rust/fair_shadow.c) and the KUnit parity test.
+ */
+static void __maybe_unused
+tg_state_normalized(struct cfs_tg_state *out, struct task_group *tg, int cpu)
+{
+	memcpy(out, container_of(tg_cfs_rq(tg, cpu), struct cfs_tg_state, cfs_rq), sizeof(*out));
+	out->cfs_rq.tg = NULL;
+	out->se.my_q = NULL;
+#ifdef CONFIG_CFS_BANDWIDTH
+	memset(&out->cfs_rq.throttled_list, 0, sizeof(out->cfs_rq.throttled_list));
+	memset(&out->cfs_rq.throttled_csd_list, 0, sizeof(out->cfs_rq.throttled_csd_list));
+	memset(&out->cfs_rq.throttled_limbo_list, 0, sizeof(out->cfs_rq.throttled_limbo_list));
+#endif
+}
+
 static void free_fair_sched_group_debug(struct task_group *tg)
 {
 	if (sched_rust_tg_state_on())

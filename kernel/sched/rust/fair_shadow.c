@@ -103,23 +103,11 @@ static const void *const shadow_tg_sides[] __used = {
 	shadow_tg_alloc_c, shadow_tg_free_c, shadow_tg_alloc_rust, shadow_tg_free_rust,
 };
 
-/* A CPU's state of @tg with the fields that point into the state itself cleared. */
-static void tg_shadow_normalized(struct cfs_tg_state *out, struct task_group *tg, int cpu)
-{
-	memcpy(out, container_of(tg_cfs_rq(tg, cpu), struct cfs_tg_state, cfs_rq), sizeof(*out));
-	out->cfs_rq.tg = NULL;
-	out->se.my_q = NULL;
-#ifdef CONFIG_CFS_BANDWIDTH
-	memset(&out->cfs_rq.throttled_list, 0, sizeof(out->cfs_rq.throttled_list));
-	memset(&out->cfs_rq.throttled_csd_list, 0, sizeof(out->cfs_rq.throttled_csd_list));
-	memset(&out->cfs_rq.throttled_limbo_list, 0, sizeof(out->cfs_rq.throttled_limbo_list));
-#endif
-}
-
 /*
  * A new group @tg below @parent, just allocated by the side selected (@rust)
- * and not yet online: C and Rust each allocate a scratch group below @parent, whose
- * state must equal @tg's on every possible CPU, and free it. A first
+ * and not yet online: C and Rust each allocate a scratch group below
+ * @parent, whose shares and state on every possible CPU must equal @tg's
+ * (tg_state_normalized(), rust/fair_debug.c), and free it. A first
  * allocation and free (C's, not measured) leaves the per-CPU allocator with a
  * populated free area of the state's size, which each side's allocation then
  * takes and its free gives back: the two sides' calls run on the same
@@ -160,8 +148,8 @@ alloc_fair_sched_group_shadow(struct task_group *tg, struct task_group *parent, 
 		}
 		bad = -1;
 		for_each_possible_cpu(cpu) {
-			tg_shadow_normalized(&st[0], tg, cpu);
-			tg_shadow_normalized(&st[1], s, cpu);
+			tg_state_normalized(&st[0], tg, cpu);
+			tg_state_normalized(&st[1], s, cpu);
 			if (memcmp(&st[0], &st[1], sizeof(*st))) {
 				bad = cpu;
 				break;
