@@ -31,7 +31,7 @@ FLAVOUR ?= test
 BOOT_ARGS ?=
 
 .PHONY: all help main test test-kasan test-arm64 test-all stress latency weights cpumax boot shell bench bench-arm64 \
-	bench-scale bench-readme bench-readme-arm64 bench-readme-scale kunit kunit-uml setup fetch overlay patches check-series \
+	bench-prod bench-readme-prod bench-scale bench-readme bench-readme-arm64 bench-readme-scale kunit kunit-uml setup fetch overlay patches check-series \
 	lint check-off check-inline check-rust-min check-unsound check-harness clean
 
 all: main
@@ -43,10 +43,10 @@ help: ## this list
 	@echo "  RUST_SCHED_CFS_CACHE=<dir> (builds and logs), KSRC=<kernel tree>: README.md lists them all."
 	@echo "Exit status of the scripts: 0 pass, 1 a check failed, 2 harness or environment, 4 skipped."
 
-main: ## build the main kernel (CONFIG_SCHED_RUST_CFS=y, distribution-like) and boot it
+main: ## build the production kernel (CONFIG_SCHED_RUST_CFS=y, no debug option, distribution-like), check it, boot it
 	@$(S)/run.sh main
 
-test: ## build the test kernel, boot it: KUnit parity suites, cgroup workloads, shadow check
+test: ## build the test kernel, boot it: KUnit parity suites, cgroup workloads, shadow check; then the production kernel, short
 	@$(S)/run.sh test
 
 test-kasan: ## make test with KASAN and kmemleak
@@ -78,8 +78,14 @@ shell: ## an interactive shell in the guest of make test (Rust paths on, debugfs
 bench: ## C and Rust (and 7.3's stock pick) in the same boot: instructions per call, workloads, latency; BENCH_CONFIG=size for -Os
 	@$(S)/bench.sh
 
-bench-arm64: ## make bench on the arm64 main kernel
+bench-arm64: ## make bench on the arm64 bench kernel
 	@ARCH=arm64 $(S)/bench.sh
+
+bench-prod: ## the production kernels head to head: 7.3.4 stock, =n and =y (Rust), booted in turn under the per-call plugin
+	@$(S)/bench-prod.sh
+
+bench-readme-prod: ## write the last make bench-prod results to tests/bench/results-prod/
+	@BENCH_README=prod $(S)/bench-readme.sh
 
 bench-scale: ## per-call instructions, C and Rust, at 4 to 64 CPUs in 2 to 16 LLCs (SCALE_SIZES=)
 	@$(S)/bench-scale.sh
@@ -117,10 +123,10 @@ check-series: ## apply the series patch by patch, build each with the option on 
 lint: ## rustfmt, a CLIPPY=1 build, checkpatch on the series, docutils, check-unsound, check-harness, check-rust-min
 	@$(S)/lint.sh
 
-check-off: ## =n: fair.o keeps every stock function, no Rust; =y without the debug option: no C twin, no switch
+check-off: ## =n: every function of what the series touches identical to stock + its C patches; =y production: no twin, no panic
 	@$(S)/check-off.sh
 
-check-inline: ## the main kernel: no call into Rust left on the hot paths
+check-inline: ## the production kernel: no call into Rust left on the hot paths
 	@$(S)/run.sh check-inline
 
 check-rust-min: ## build the Rust code with the kernel's minimum rustc (1.85.0)

@@ -38,11 +38,17 @@ percall_plugins() {
 # segment mark is the write to pick_stats the guest does before every run.
 # A call during which the vCPU entered an interrupt, an exception or a
 # context switch is left out (counted as disturbed).
+# percall_conf <build directory> <output> [<piece:function>... [<mark>]]:
+# other pieces and another segment mark (make bench-prod's). With them,
+# every piece's function is also entry-tracked and every indirect call of the
+# kernel is a site that may reach it (a production kernel's enqueue and
+# dequeue are reached through the scheduling class), and a piece with no
+# direct call is accepted.
 percall_conf() {
-	local B=$1 out=$2 dis p i cw pieces
+	local B=$1 out=$2 dis p i cw pieces mark=${4:-sched_rust_pick_stats_write} prod=${3:+1}
 	dis=$B/vmlinux.dis
 	[ "$dis" -nt "$B/vmlinux" ] || llvm-objdump$LLVM_SUFFIX -d --no-show-raw-insn "$B/vmlinux" > "$dis"
-	pieces="pick:pick_eevdf_debug llc_enqueue:account_llc_enqueue_debug llc_dequeue:account_llc_dequeue_debug
+	pieces=${3:-"pick:pick_eevdf_debug llc_enqueue:account_llc_enqueue_debug llc_dequeue:account_llc_dequeue_debug
 		occupancy:fraction_mm_sched cache_work:task_cache_work tg_alloc:alloc_fair_sched_group
 		tg_free:free_fair_sched_group
 		pair_pick_c:shadow_pick_c pair_pick_rust:shadow_pick_rust
@@ -51,7 +57,8 @@ percall_conf() {
 		pair_llc_dequeue_c:shadow_llc_dequeue_c pair_llc_dequeue_rust:shadow_llc_dequeue_rust
 		pair_occupancy_c:shadow_occupancy_c pair_occupancy_rust:shadow_occupancy_rust
 		pair_tg_alloc_c:shadow_tg_alloc_c pair_tg_alloc_rust:shadow_tg_alloc_rust
-		pair_tg_free_c:shadow_tg_free_c pair_tg_free_rust:shadow_tg_free_rust"
+		pair_tg_free_c:shadow_tg_free_c pair_tg_free_rust:shadow_tg_free_rust"}
+	cw=
 	i=0
 	for p in $pieces; do
 		[ "${p#*:}" = task_cache_work ] && cw=$i
@@ -63,18 +70,19 @@ percall_conf() {
 			echo "fn $i ${p%%:*}"
 			i=$((i + 1))
 		done
-		awk -v pieces="$pieces" -v arch="$KARCH" '
+		awk -v pieces="$pieces" -v arch="$KARCH" -v all="${prod:-0}" '
 		BEGIN {
 			# The call instruction: callq on x86_64, bl on arm64.
 			call = arch == "arm64" ? "bl" : "callq"
 			n = split(pieces, a, /[ \t\n]+/)
-			for (i = 1; i <= n; i++) { split(a[i], b, ":"); id[b[2]] = i - 1 }
+			for (i = 1; i <= n; i++) if (a[i] != "") { split(a[i], b, ":"); id[b[2]] = k++ }
 		}
 		/^[0-9a-f]+ <.*>:$/ { fn = substr($2, 2, length($2) - 3); next }
 		$1 ~ /^[0-9a-f]+:$/ {
 			addr = substr($1, 1, length($1) - 1)
 			if (pend != "") { print pend " " addr pendid; pend = "" }
-			if (fn == "task_work_run" && $2 == "blr") {
+			ind = all || fn == "task_work_run"
+			if (ind && $2 == "blr") {
 				pend = "icall " addr; pendid = ""
 				next
 			}
@@ -82,13 +90,18 @@ percall_conf() {
 				next
 			t = $4; gsub(/[<>]/, "", t)
 			if ($3 ~ /^0x/ && t in id) { pend = "call " addr; pendid = " " id[t] }
-			else if (fn == "task_work_run" && ($3 ~ /^\*/ || t ~ /^__x86_indirect_thunk_/)) {
+			else if (ind && ($3 ~ /^\*/ || t ~ /^__x86_indirect_thunk_/)) {
 				pend = "icall " addr; pendid = ""
 			}
 		}' "$dis"
-		awk -v cw="$cw" '
-			$3 == "task_cache_work" { print "entry " $1 " " cw }
-			$3 == "sched_rust_pick_stats_write" { print "mark " $1 }
+		awk -v cw="$cw" -v mark="$mark" -v pieces="$pieces" -v all="${prod:-0}" '
+			BEGIN {
+				n = split(pieces, a, /[ \t\n]+/)
+				for (i = 1; i <= n; i++) if (a[i] != "") { split(a[i], b, ":"); id[b[2]] = k++ }
+			}
+			$3 == "task_cache_work" && cw != "" && !all { print "entry " $1 " " cw }
+			all && ($3 in id) && $2 ~ /^[tT]$/ { print "entry " $1 " " id[$3] }
+			$3 == mark { print "mark " $1 }
 			# Exception and interrupt entries and the context switch:
 			# x86_64, then arm64 (the vectors branch to el1h_64_irq ...).
 			$3 ~ /^(asm_sysvec_|asm_exc_|asm_common_interrupt$|asm_spurious_interrupt$|__switch_to_asm$)/ ||
@@ -98,12 +111,50 @@ percall_conf() {
 	} > "$out"
 	i=0
 	for p in $pieces; do
-		[ "$i" = "$cw" ] || grep -q "^call [0-9a-f]* [0-9a-f]* $i\$" "$out" ||
+		[ "$i" = "$cw" ] || [ -n "$prod" ] || grep -q "^call [0-9a-f]* [0-9a-f]* $i\$" "$out" ||
 			die "percall: no direct call of ${p#*:} in $dis"
+		[ -z "$prod" ] || grep -q "^entry [0-9a-f]* $i\$" "$out" ||
+			die "percall: ${p#*:} is not a function of $B/System.map"
 		i=$((i + 1))
 	done
-	grep -q '^mark ' "$out" && grep -q '^entry ' "$out" &&
+	grep -q '^mark ' "$out" && { [ -z "$cw" ] || grep -q '^entry ' "$out"; } &&
 		grep -q '^irq ' "$out" &&
 		grep -q '^icall ' "$out" ||
 		die "percall: no segment mark, task_cache_work entry, interrupt entry or task_work_run indirect call ($out)"
+}
+
+# prod_percall_conf <results dir> <kernel>...: make bench-prod's plugin
+# configuration for each kernel (<dir>/percall-<kernel>.conf) and the
+# function measured per piece (<dir>/pieces.txt). Each piece is measured at
+# the functions of fair.c that contain every call of it in 7.3.4 and that
+# every kernel keeps as a symbol (the scheduling class's methods, reached
+# through it, and update_curr()), whole, with what they call: the pick in
+# pick_task_fair() and in wakeup_preempt_fair() (the wakeup preemption's
+# pick_next_entity()), the LLC accounting in enqueue_task_fair() and
+# dequeue_task_fair() (account_entity_enqueue/dequeue(), set_delayed(),
+# requeue_delayed_entity()) and in update_curr() (account_mm_sched(): the
+# epoch decay and a changed preference), the occupancy scan in
+# task_cache_work(), the group state in alloc/free_fair_sched_group().
+# The segment mark is sethostname(), which the guest calls before every run.
+prod_percall_conf() {
+	local R=$1 k piece fn spec
+	shift
+	local sites="pick:pick_task_fair pick_wakeup:wakeup_preempt_fair
+		enqueue:enqueue_task_fair dequeue:dequeue_task_fair update_curr:update_curr
+		cache_work:task_cache_work tg_alloc:alloc_fair_sched_group tg_free:free_fair_sched_group"
+	: > "$R/pieces.txt"
+	for p in $sites; do
+		fn=${p#*:}
+		for k in "$@"; do
+			awk -v f="$fn" '$3 == f && $2 ~ /^[tT]$/ { found = 1 } END { exit !found }' \
+				"$(bdir "$k")/System.map" ||
+				die "bench-prod: $fn is not a function of the $k kernel: choose another call site"
+		done
+		echo "${p%%:*} $fn" >> "$R/pieces.txt"
+	done
+	local mark=__x64_sys_sethostname
+	[ "$KARCH" = arm64 ] && mark=__arm64_sys_sethostname
+	for k in "$@"; do
+		percall_conf "$(bdir "$k")" "$R/percall-$k.conf" "$sites" "$mark"
+	done
 }

@@ -206,7 +206,7 @@ with open(os.path.join(RES, "header.txt")) as f:
 
 say("### Cost against machine size (`make bench-scale`)")
 say("")
-say("The main kernel booted at each size (one LLC per QEMU socket), C and Rust in the same boot, "
+say("The bench kernel booted at each size (one LLC per QEMU socket), C and Rust in the same boot, "
     "every call of each piece counted in instructions under `tests/bench/percall.c` (no cache model): "
     "the pick and the LLC pieces inside one process with as many threads as CPUs walking a shared "
     "buffer beside half as many single-threaded spinners, `tg_alloc`/`tg_free` inside a 4 x 3 cgroup "
@@ -387,7 +387,7 @@ sm = []
 if done:
     m = re.search(r"^==== rust-sched-cfs bench-scale, (.*) ====$", header, re.M)
     sizes = ", ".join(f"{r['cpus']}:{r['llcs']}" for r in done)
-    sm.append(f"`make bench-scale`, {m.group(1) if m else ''}, x86_64 main kernel at {len(done)} sizes "
+    sm.append(f"`make bench-scale`, {m.group(1) if m else ''}, x86_64 bench kernel at {len(done)} sizes "
               f"(CPUs:LLCs {sizes}; [all figures](tests/bench/results-scale/README.md)), instructions per "
               "call, Rust/C of the medians over the sizes:")
     sm.append("")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench-scale: the main kernel booted at several machine sizes, C and
+# make bench-scale: the bench kernel booted at several machine sizes, C and
 # Rust in the same boot at each, every call of each piece counted in
 # instructions by tests/bench/percall.c (without its cache model) inside a
 # multi-threaded workload spread over every LLC and a cgroup tree created
@@ -26,7 +26,7 @@
 . "$(dirname "$0")/common.sh"
 . "$TOP/scripts/bench-lib.sh"
 
-[ "$KARCH" = x86_64 ] || die "make bench-scale measures the x86_64 main kernel (its per-call plugin reads x86_64 call sites)"
+[ "$KARCH" = x86_64 ] || die "make bench-scale measures the x86_64 bench kernel (its per-call plugin reads x86_64 call sites)"
 sizes=${SCALE_SIZES:-"4:2 8:2 16:2 32:2 64:2 64:4 64:8 64:16"}
 for s in $sizes; do
 	c=${s%%:*} l=${s#*:}
@@ -35,15 +35,15 @@ for s in $sizes; do
 done
 t0=$(date +%s)
 EXTRA_DEB_PKGS="gnuplot-nox" "$TOP/scripts/setup.sh"
-"$TOP/scripts/run.sh" build-main
-B=$(bdir main)
+"$TOP/scripts/run.sh" build-bench
+B=$(bdir bench)
 R=$CACHE/bench-scale
 rm -rf "$R"
 mkdir -p "$R"
 percall_plugins
 percall_conf "$B" "$R/percall.conf"
 grep -q '^CONFIG_SCHED_RUST_CFS_SHADOW=y' "$B/.config" ||
-	die "the main kernel has no shadow check (CONFIG_SCHED_RUST_CFS_SHADOW): the scale run checks C against Rust with it"
+	die "the bench kernel has no shadow check (CONFIG_SCHED_RUST_CFS_SHADOW): the scale run checks C against Rust with it"
 
 {
 	echo "==== rust-sched-cfs bench-scale, $(date -u '+%Y-%m-%d %H:%M UTC') ===="
@@ -53,7 +53,7 @@ grep -q '^CONFIG_SCHED_RUST_CFS_SHADOW=y' "$B/.config" ||
 	done
 	echo "command: make bench-scale$v (scripts/bench-scale.sh)"
 	echo "QEMU $($QEMU --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/'), accel ${ACCEL:-tcg,thread=single}, host $(nproc) CPUs, load average at the start $(cut -d' ' -f1-3 /proc/loadavg)"
-	"$TOP/scripts/build-flags.sh" main
+	"$TOP/scripts/build-flags.sh" bench
 } > "$R/header.txt"
 
 n=0
@@ -67,7 +67,7 @@ for s in $sizes; do
 	rc=0
 	SMP="$c,sockets=$l,cores=$((c / l)),threads=1" BOOT_NAME=scale-$c-$l BOOT_TIMEOUT=${SCALE_TIMEOUT:-5400} \
 		QEMU_EXTRA="-plugin $q/libpercall.so,conf=$R/percall.conf,raw=$d/raw -d plugin -D $d/percall.log" \
-		"$TOP/scripts/boot.sh" main rsc.mode=scale rsc.rounds="${SCALE_ROUNDS:-1}" \
+		"$TOP/scripts/boot.sh" bench rsc.mode=scale rsc.rounds="${SCALE_ROUNDS:-1}" \
 		rsc.seconds="${SCALE_SECONDS:-6}" > "$d/boot.txt" 2>&1 || rc=$?
 	cp "$(bootdir "scale-$c-$l")/console.log" "$d/console.log" 2>/dev/null || : > "$d/console.log"
 	echo "$c $l $(( $(date +%s) - ts )) $rc" > "$d/run.txt"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmarks (not tests): four boots of the main kernel, C and Rust compared
+# Benchmarks (not tests): four boots of the bench kernel (the evaluation kernel
+# configured like the production one, with the C twins and the switch), C and Rust compared
 # in the same boot each time.
 #  1. rsc.mode=bench: the in-kernel microbenchmarks (wall time, C and Rust
 #     interleaved, kernel/sched/rust/fair_bench.c), then the workloads (rt-tests
@@ -20,11 +21,11 @@
 #     in latency.txt. BENCH_LATENCY_PAIRS=0 skips it.
 # scripts/bench-report.py prints the tables and writes the plots and the
 # results section into $CACHE/bench-results (make bench-readme copies them
-# into the repository). The kernel measured is the main one, configured like
+# into the repository). The kernel measured is the bench one, configured like
 # a distribution kernel (configs/distro.config); BENCH_CONFIG=size measures
 # tinyconfig's -Os build of the same code instead (build directory build-size,
 # results in $CACHE/bench-results-size).
-# ARCH=arm64 measures the arm64 main kernel (configs/distro-arm64.config) on
+# ARCH=arm64 measures the arm64 bench kernel (configs/distro-arm64.config) on
 # QEMU's virt machine, without perf (built for the host here); boot 3's
 # call-site discovery reads arm64's bl/blr and its exception vectors'
 # handlers. Its results go to $CACHE/bench-results-arm64.
@@ -33,7 +34,7 @@
 . "$TOP/scripts/bench-lib.sh"
 
 case ${BENCH_CONFIG:-distro} in
-distro)	flavour=main ;;
+distro)	flavour=bench ;;
 size)	flavour=size ;;
 *)	die "BENCH_CONFIG=${BENCH_CONFIG}: use distro (the default) or size" ;;
 esac
@@ -45,7 +46,7 @@ con=$(bootdir "$flavour")/console.log
 R=$CACHE/bench-results
 [ "$flavour" = size ] && R=$CACHE/bench-results-size
 if [ "$KARCH" != x86_64 ]; then
-	[ "$flavour" = main ] || die "ARCH=$KARCH make bench measures the main kernel only"
+	[ "$flavour" = bench ] || die "ARCH=$KARCH make bench measures the bench kernel only"
 	R=$CACHE/bench-results-$KARCH
 	PERF=0
 fi

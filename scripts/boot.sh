@@ -312,20 +312,95 @@ if [ "$mode" = test ] && cfg KUNIT; then
 fi
 
 check ""
+need() {	# need <what> <grep -E pattern> [min count]: its own case
+	local n
+	n=$(grep -cE "^RSC: ($2)" "$con" || true)
+	if [ "$n" -ge "${3:-1}" ]; then
+		cases+=("ok	console has: $1")
+	else
+		problems+=("missing from the console: $1 ($n of ${3:-1} lines '$2')")
+		cases+=("not ok	console has: $1	${problems[-1]}")
+		_np=$((_np + 1))
+	fi
+}
+# cpu.max: the limited group was throttled and its usage kept to the
+# quota: at most 25 % + 2 periods over quota/period x elapsed time, at
+# least half of it (its 16 busy tasks want far more than the quota).
+cpumax_check() {	# cpumax_check <suffix>...: '' the Rust (or only) side, _c C's
+	local sfx cm verdict
+	for sfx in "$@"; do
+		cm=$(sed -n "s/^RSC: cpumax$sfx g1 //p" "$con" | head -n1)
+		if [ -z "$cm" ]; then
+			problems+=("cpu.max: no 'RSC: cpumax$sfx' line")
+			continue
+		fi
+		verdict=$(awk '{
+			for (i = 1; i < NF; i++) v[$i] = $(i + 1)
+			quota = $4; period = $5; el = v["elapsed_ms"] * 1000
+			allowed = quota / period * el
+			hi = allowed * 1.25 + 2 * quota; lo = allowed * 0.5
+			if (v["nr_throttled"] + 0 == 0) { print "not throttled (nr_throttled 0)"; exit }
+			if (v["usage_usec"] > hi || v["usage_usec"] < lo) {
+				printf "usage %d us outside [%d, %d] us (quota %d/%d us over %d ms)\n", v["usage_usec"], lo, hi, quota, period, el / 1000
+				exit
+			}
+			printf "ok %d throttled periods, usage %.2f of quota x time\n", v["nr_throttled"], v["usage_usec"] / allowed
+		}' <<< "$cm")
+		case $verdict in
+		ok*)	if [ -n "$sfx" ]; then
+				cm_c=${verdict#ok }
+			else
+				cpumax_report="${verdict#ok }${cm_c:+; on C: $cm_c}"
+			fi ;;
+		*) problems+=("cpu.max of the limited group${sfx:+ on C}: $verdict") ;;
+		esac
+	done
+}
+# The production kernel (rsc.mode=prod: make, make test's production
+# phase): its shape, then everything its workloads claim.
+if [ "$mode" = prod ]; then
+	check "production shape: the configuration asked for, no debug files"
+	want_rust=$(sed -n 's/^CONFIG_SCHED_RUST_CFS=//p' "$B/.config")
+	want_debug=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_DEBUG=//p' "$B/.config")
+	shape=$(sed -n 's/^RSC: shape //p' "$con" | head -n1)
+	if [ -z "$shape" ]; then
+		problems+=("production shape: no 'RSC: shape' line")
+	elif [ "$shape" != "rust_cfs=$want_rust debug=$want_debug inline=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_INLINE=//p' "$B/.config")" ]; then
+		problems+=("production shape: the guest's /proc/config.gz says '$shape', the build's .config differs")
+	fi
+	[ -z "$want_debug" ] || problems+=("production shape: CONFIG_SCHED_RUST_CFS_DEBUG=$want_debug in $B/.config")
+	check ""
+	for ph in cgroup churn llc hotplug sched; do
+		need "phase $ph on the production kernel" "phase $ph production$"
+	done
+	need "cgroup tree built" "cgroups [0-9]+ leaves [1-9]"
+	need "cgroup teardown" "teardown done"
+	need "sched/debug read under load" "sched_debug reads [0-9]+ task_lines [1-9]"
+	need "group churn (a warm-up and the rounds)" "churn prod cgtree groups [1-9]" 2
+	need "Percpu before and after the churn" "percpu_kb after_warmup [0-9]+ after_rounds [0-9]+"
+	need "LLC workload run" "llc_run prod threads [0-9]+"
+	need "CPU hotplug under load, every CPU back online" "hotplug cycles [1-9][0-9]* online 0-$(( $(sed -n 's/^RSC: cpus //p' "$con" | head -n1) - 1 ))$"
+	need "scheduler workloads" "run (hackbench|wake|pipe) [0-9]+" 3
+	check "kernel selftests: cpu-on-off-test took CPUs offline, test_core passed"
+	coo=$(sed -n 's/^RSC: stress_suite prod cpu-on-off-test //p' "$con" | head -n1)
+	tco=$(sed -n 's/^RSC: stress_suite prod test_core //p' "$con" | head -n1)
+	read -r _ coo_rc _ _ _ _ _ _ _ coo_off _ <<< "${coo:-rc none}"
+	[ "$coo_rc" = 0 ] || problems+=("cpu-on-off-test: ${coo:-did not run}")
+	[ "${coo_off:-0}" -ge 1 ] 2>/dev/null || problems+=("cpu-on-off-test took no CPU offline: it did not run (${coo:-no line})")
+	read -r _ tco_rc _ tco_ok _ tco_bad _ <<< "${tco:-rc none}"
+	[ "$tco_rc" = 0 ] && [ "${tco_ok:-0}" -ge 1 ] 2>/dev/null && [ "${tco_bad:-1}" = 0 ] ||
+		problems+=("test_core: ${tco:-did not run}")
+	check "cpu.max: the limited group throttled to its quota"
+	cpumax_check ''
+	check "topology: two LLCs, cache-aware scheduling on"
+	nllc=$(sed -n 's/^RSC: llc_count //p' "$con" | head -n1)
+	[ "${nllc:-0}" -ge 2 ] || problems+=("topology: ${nllc:-no} LLCs, the LLC piece needs at least 2")
+	cfg SCHED_CACHE && ! grep -q 'enabling cache aware scheduling' "$con" &&
+		problems+=("no 'enabling cache aware scheduling' in the kernel log")
+fi
 # The guest's workload (tests/boot/init, rsc.mode=test): everything it
 # claims must be in the console, not only free of failures.
 if [ "$mode" = test ]; then
-	need() {	# need <what> <grep -E pattern> [min count]: its own case
-		local n
-		n=$(grep -cE "^RSC: ($2)" "$con" || true)
-		if [ "$n" -ge "${3:-1}" ]; then
-			cases+=("ok	console has: $1")
-		else
-			problems+=("missing from the console: $1 ($n of ${3:-1} lines '$2')")
-			cases+=("not ok	console has: $1	${problems[-1]}")
-			_np=$((_np + 1))
-		fi
-	}
 	need "three pieces with a switch file at boot" "piece (tg_state|pick|llc) rust$" 3
 	for ph in cgroup churn llc sched; do
 		need "phase $ph starting on Rust" "phase $ph tg_state=rust pick=rust llc=rust$"
@@ -360,37 +435,8 @@ if [ "$mode" = test ]; then
 		done
 		need "LLC counters after the workloads" "llc_counters_after [0-9]+"
 	fi
-	# cpu.max: the limited group was throttled and its usage kept to the
-	# quota: at most 25 % + 2 periods over quota/period x elapsed time, at
-	# least half of it (its 16 busy tasks want far more than the quota).
 	check "cpu.max: the limited group throttled to its quota, on Rust and on C"
-	for sfx in _c ''; do
-		cm=$(sed -n "s/^RSC: cpumax$sfx g1 //p" "$con" | head -n1)
-		if [ -z "$cm" ]; then
-			problems+=("cpu.max: no 'RSC: cpumax$sfx' line")
-		else
-			verdict=$(awk '{
-				for (i = 1; i < NF; i++) v[$i] = $(i + 1)
-				quota = $4; period = $5; el = v["elapsed_ms"] * 1000
-				allowed = quota / period * el
-				hi = allowed * 1.25 + 2 * quota; lo = allowed * 0.5
-				if (v["nr_throttled"] + 0 == 0) { print "not throttled (nr_throttled 0)"; exit }
-				if (v["usage_usec"] > hi || v["usage_usec"] < lo) {
-					printf "usage %d us outside [%d, %d] us (quota %d/%d us over %d ms)\n", v["usage_usec"], lo, hi, quota, period, el / 1000
-					exit
-				}
-				printf "ok %d throttled periods, usage %.2f of quota x time\n", v["nr_throttled"], v["usage_usec"] / allowed
-			}' <<< "$cm")
-			case $verdict in
-			ok*)	if [ -n "$sfx" ]; then
-					cm_c=${verdict#ok }
-				else
-					cpumax_report="${verdict#ok }${cm_c:+; on C: $cm_c}"
-				fi ;;
-			*) problems+=("cpu.max of the limited group${sfx:+ on C}: $verdict") ;;
-			esac
-		fi
-	done
+	cpumax_check _c ''
 fi
 
 # The stress phase (tests/boot/stress.sh): in the stress mode, and in the
@@ -607,12 +653,26 @@ hung=$(sed -n 's/.*hung_task_timeout_secs=\([0-9]*\).*/\1/p' <<< "$cmdline")
 echo "qemu:        $($QEMU --version | head -n1 | sed 's/ (.*//'), accel $ACCEL, -smp $SMP, RCU stall timeout ${stall:-21} s, hung task ${hung:-120} s"
 echo "topology:    $(rsc cpus) CPUs, $(rsc llc_count) LLCs ($(rsc llc)), llc_balancing/enabled=$(rsc llc_balancing_enabled)"
 grep -q 'enabling cache aware scheduling' "$con" && echo "             cache-aware scheduling enabled (dmesg)"
-echo "pieces:      $(sed -n 's/^RSC: piece //p' "$con" | sort -u | tr '\n' ' ')"
-[ "$mode" = test ] &&
+if cfg SCHED_RUST_CFS_DEBUG; then
+	echo "shape:       evaluation kernel (CONFIG_SCHED_RUST_CFS_DEBUG: C and Rust side by side, switched at run time)"
+	echo "pieces:      $(sed -n 's/^RSC: piece //p' "$con" | sort -u | tr '\n' ' ')"
+elif cfg SCHED_RUST_CFS; then
+	echo "shape:       production kernel (CONFIG_SCHED_RUST_CFS=y without the debug option: every piece on Rust$(cfg SCHED_RUST_CFS_INLINE && echo ', inlined into fair.c'))"
+else
+	echo "shape:       production kernel without the Rust pieces (CONFIG_SCHED_RUST_CFS unset: fair.c's C)"
+fi
+[ "$mode" = prod ] && echo "             guest: $(rsc shape); sched/preempt: $(rsc preempt)"
+[ "$mode" = test ] || [ "$mode" = prod ] &&
 	echo "workload:    $(rsc cgroups | sed 's/leaves/groups,/') leaves, $(rsc tasks) tasks; teardown: $(grep -q '^RSC: teardown done' "$con" && echo ok || echo missing)"
 sed -n 's/^RSC: stat /             /p' "$con"
 # print_task() (sched/debug) read under the workload with the pick on Rust
 # (the test workload's cgroup phase; make latency builds the tree without it).
+if [ "$mode" = prod ] && grep -q '^RSC: cgroups ' "$con"; then
+	echo "             sched/debug under load: $(rsc sched_debug)"
+	sed -n 's/^RSC: hotplug /             CPU hotplug under hackbench: /p' "$con"
+	sed -n 's/^RSC: llc_run prod /             LLC workload: /p' "$con"
+	sed -n 's/^RSC: stress_suite prod /             selftest /p' "$con"
+fi
 if [ "$mode" = test ] && grep -q '^RSC: cgroups ' "$con"; then
 	sdbg=$(rsc sched_debug)
 	echo "             sched/debug under load: ${sdbg:-missing}"
@@ -635,6 +695,10 @@ if grep -q '^RSC: cgsel ' "$con"; then
 		{ impl = $1; name = $NF; pass[impl, name] += ($2 == "ok"); runs[impl, name]++; names[name] = 1 }
 		END {
 			for (n in names) {
+				if (runs["prod", n]) {	# a production kernel: one side
+					printf "%s passed %d/%d\n", n, pass["prod", n], runs["prod", n]
+					continue
+				}
 				pr = pass["rust", n]; rr = runs["rust", n]; pc = pass["c", n]; rc = runs["c", n]
 				printf "%s rust=%d/%d c=%d/%d%s\n", n, pr, rr, pc, rc,
 					(rr && !pr && rc && pc == rc) ? " RUST-ONLY" : ""

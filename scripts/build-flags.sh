@@ -6,11 +6,11 @@
 # .config), never typed in: C optimisation level and mitigations of fair.c,
 # Rust opt-level, code-generation flags and target features of the crate,
 # compiler versions, and the distribution-kernel options.
-#   scripts/build-flags.sh [flavour]      (default: main)
+#   scripts/build-flags.sh [flavour]      (default: bench)
 
 . "$(dirname "$0")/common.sh"
 
-flavour=${1:-main}
+flavour=${1:-bench}
 B=$(bdir "$flavour")
 [ -f "$B/.config" ] || die "no $B/.config: build the $flavour kernel first"
 ccmd=$B/kernel/sched/.fair.bc.cmd

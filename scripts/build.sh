@@ -2,43 +2,63 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Configure and build a kernel from the overlaid tree, out of tree.
-#   scripts/build.sh main    CONFIG_SCHED_RUST_CFS=y + KUnit suites, configured
-#                 like a distribution kernel (configs/distro.config: -O2,
-#                 ORC, stack protector, retpoline and return thunks)
-#   scripts/build.sh size    the same without the distribution options:
+#   scripts/build.sh prod    the kernel users run (make): CONFIG_SCHED_RUST_CFS=y
+#                 without its debug option, configured like a distribution
+#                 kernel (configs/distro.config: -O2, ORC, stack protector,
+#                 retpoline and return thunks, dynamic preemption, hotplug)
+#   scripts/build.sh off     the production configuration with
+#                 CONFIG_SCHED_RUST_CFS=n: 7.3.4 plus the series' C patches
+#                 (make bench-prod's C kernel)
+#   scripts/build.sh stock   the same configuration from the pristine 7.3.4
+#                 tree, nothing of the series (make bench-prod's baseline)
+#   scripts/build.sh bench   the evaluation kernel of make bench: the same
+#                 configuration plus the C twins, the runtime switch, the
+#                 statistics, the benchmarks and the KUnit suites
+#                 (configs/eval.config, configs/kunit.config)
+#   scripts/build.sh size    the bench kernel without the distribution options:
 #                 tinyconfig's -Os (make bench BENCH_CONFIG=size)
-#   scripts/build.sh test    the same plus lockdep, UBSAN and Rust debug checks
+#   scripts/build.sh test    the evaluation kernel plus lockdep, UBSAN and Rust
+#                 debug checks (make test)
 #   scripts/build.sh test-kasan  the test kernel plus KASAN and kmemleak
 #   scripts/build.sh rustmin  the test configuration's Rust code and fair.c
 #                 only (kernel/sched/rust/), for the kernel's minimum rustc
-# ARCH=arm64 builds the test or main flavour for arm64 (QEMU virt) instead.
+# ARCH=arm64 builds the prod, test or bench flavour for arm64 (QEMU virt).
 # V=1 shows the kernel's verbose build output (otherwise in build.log).
 # Output: $CACHE/build-<flavour>/arch/x86/boot/bzImage,
 #         $CACHE/build-arm64-<flavour>/arch/arm64/boot/Image
 
 . "$(dirname "$0")/common.sh"
 
-flavour=${1:?usage: build.sh main|size|test|test-kasan|rustmin}
+flavour=${1:?usage: build.sh prod|bench|size|test|test-kasan|rustmin}
 B=$(bdir "$flavour")
-case $flavour in
-main)	frags="base $KARCH kunit distro"
-	[ "$KARCH" = x86_64 ] || frags="base $KARCH kunit distro-$KARCH" ;;
-size)	frags="base $KARCH kunit" ;;
-test)	frags="base $KARCH kunit debug" ;;
-test-kasan)	frags="base $KARCH kunit debug kasan" ;;
-rustmin)	frags="base $KARCH kunit debug" ;;
-*)	die "unknown flavour $flavour" ;;
-esac
 # configs/distro.config is x86_64's (retpolines, return thunks, ORC), arm64
 # has configs/distro-arm64.config.
-[ "$KARCH" = x86_64 ] || case $flavour in test|main|rustmin) ;; *)
-	die "ARCH=$KARCH builds the test and main flavours only, not $flavour" ;; esac
+distro=distro
+[ "$KARCH" = x86_64 ] || distro=distro-$KARCH
+case $flavour in
+prod|off|stock)	frags="base $KARCH $distro" ;;
+bench)	frags="base $KARCH eval kunit $distro" ;;
+size)	frags="base $KARCH eval kunit" ;;
+test)	frags="base $KARCH eval kunit debug" ;;
+test-kasan)	frags="base $KARCH eval kunit debug kasan" ;;
+rustmin)	frags="base $KARCH eval kunit debug" ;;
+*)	die "unknown flavour $flavour" ;;
+esac
+[ "$KARCH" = x86_64 ] || case $flavour in test|prod|off|stock|bench|rustmin) ;; *)
+	die "ARCH=$KARCH builds the prod, off, stock, test and bench flavours only, not $flavour" ;; esac
+# The stock kernel is built from the pristine tree, which has no
+# CONFIG_SCHED_RUST_CFS at all.
+[ "$flavour" = stock ] && WORK=$PRISTINE
 mkdir -p "$B"
 
 want=$B/.config.want
 for f in $frags; do
 	cat "$TOP/configs/$f.config"
 done > "$want"
+case $flavour in
+off)	echo CONFIG_SCHED_RUST_CFS=n ;;
+stock)	sed -i '/^CONFIG_SCHED_RUST_CFS/d' "$want" ;;
+esac >> "$want"
 [ -n "${KCONFIG_EXTRA:-}" ] && printf '%s\n' $KCONFIG_EXTRA >> "$want"
 
 # Reconfigure only when the requested fragment changed: a new .config makes
@@ -68,6 +88,14 @@ if ! cmp -s "$want" "$B/.config.done" 2>/dev/null || [ ! -f "$B/.config" ]; then
 	if [ -n "$missing" ]; then
 		kmake O="$B" rustavailable || true
 		fail "requested config options did not survive olddefconfig:$missing"
+	fi
+	# The kernel users run has none of the evaluation aids: a symbol
+	# that a default or a select turned on would make "make" boot and
+	# measure something else.
+	if [ "$flavour" = prod ] || [ "$flavour" = off ]; then
+		on=$(grep -oE '^CONFIG_(SCHED_RUST_CFS_[A-Z_]+|KUNIT)=y' "$B/.config" |
+			grep -v '^CONFIG_SCHED_RUST_CFS_INLINE=y' || true)
+		[ -z "$on" ] || fail "prod: evaluation options on in the production configuration: $(echo $on)"
 	fi
 	cp "$want" "$B/.config.done"
 fi

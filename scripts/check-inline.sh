@@ -11,11 +11,11 @@
 #     Rust lock tokens, sched_rust_assert_*, in lockdep kernels), or it or an out-of-line Rust
 #     function of the pick or the LLC accounting calls the kernel crate.
 # Prints what it checked.
-#   scripts/check-inline.sh [flavour]      (default: main)
+#   scripts/check-inline.sh [flavour]      (default: prod)
 
 . "$(dirname "$0")/common.sh"
 
-flavour=${1:-main}
+flavour=${1:-prod}
 B=$(bdir "$flavour")
 vmlinux=$B/vmlinux
 [ -f "$vmlinux" ] || die "no $vmlinux: build the $flavour kernel first"

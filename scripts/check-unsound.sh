@@ -9,7 +9,7 @@
 # ("// expect-message: no method named `left`"); a snippet that compiles,
 # or fails with another error or another text, fails the check. The control
 # snippets ("// expect: ok") must compile. One line per snippet.
-#   scripts/check-unsound.sh [flavour]   default: test, else main
+#   scripts/check-unsound.sh [flavour]   default: test, else bench
 # Exit: 0 all as expected, 1 a snippet did not fail as expected, 4 no build
 # (skipped), 2 a harness problem.
 
@@ -17,7 +17,7 @@
 
 flavour=${1:-}
 if [ -z "$flavour" ]; then
-	for f in test main; do
+	for f in test bench; do
 		[ -f "$(bdir "$f")/kernel/sched/rust/.sched_rust.o.cmd" ] && { flavour=$f; break; }
 	done
 fi

@@ -19,7 +19,7 @@
 pairs=${LATENCY_PAIRS:-20}
 cc=${LATENCY_CC_PAIRS:-6}
 secs=${LATENCY_ROUND_SECONDS:-10}
-# LATENCY_FLAVOUR=main: on the main kernel (make bench's short version).
+# LATENCY_FLAVOUR=bench: on the bench kernel (make bench's short version).
 flavour=${LATENCY_FLAVOUR:-test}
 B=$(bdir "$flavour")
 [ -f "$B/$KIMAGE" ] || die "no $flavour kernel in $B: run make test (or scripts/build.sh $flavour)"

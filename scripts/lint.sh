@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Style gates: rustfmtcheck on the overlaid tree, a CLIPPY=1 build of the
-# main kernel (warnings in the project's files fail), and checkpatch.pl on
+# bench kernel (warnings in the project's files fail), and checkpatch.pl on
 # the exported patch series (scripts/export-patches.sh), docutils on the
 # Documentation file, the misuse snippets (scripts/check-unsound.sh), the
 # harness's own tests (tests/harness/run.sh), and a
@@ -12,8 +12,8 @@
 . "$(dirname "$0")/common.sh"
 
 "$TOP/scripts/overlay.sh"
-B=$CACHE/build-main
-[ -f "$B/.config" ] || "$TOP/scripts/build.sh" main
+B=$CACHE/build-bench
+[ -f "$B/.config" ] || "$TOP/scripts/build.sh" bench
 
 log "rustfmtcheck"
 kmake -s O="$B" rustfmtcheck
@@ -47,9 +47,9 @@ docutils.core.publish_string(open(sys.argv[1]).read(), writer_name='html',
 if err.getvalue():
     sys.exit(err.getvalue())
 EOP
-log "misuse snippets against the main kernel's crate (check-unsound)"
+log "misuse snippets against the bench kernel's crate (check-unsound)"
 # Its own status: 1 a snippet did not fail as expected, 2 a harness problem.
-"$TOP/scripts/check-unsound.sh" main
+"$TOP/scripts/check-unsound.sh" bench
 log "the harness's own tests (check-harness)"
 rc=0
 "$TOP/tests/harness/run.sh" || rc=$?

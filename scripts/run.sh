@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The two top-level jobs, each a sequence of timed stages:
-#   run.sh main   set up, fetch, overlay, build the main kernel, boot it
+#   run.sh main   set up, fetch, overlay, build the production kernel (the
+#                 kernel users run: CONFIG_SCHED_RUST_CFS=y without its debug
+#                 option, distribution-like), check it, boot it: workloads
 #   run.sh test   set up, fetch, overlay, build the debug test kernel, boot it:
-#                 KUnit suites at boot + the cgroup workload, checked
+#                 KUnit suites at boot + the cgroup workload, checked; then
+#                 the production kernel's short boot
 #   run.sh test-kasan  the same with KASAN and kmemleak added
 #   run.sh stress  the test kernel under the long stress phase (8 CPUs)
 #   run.sh latency the test kernel's scheduling latency, C against Rust
@@ -15,7 +18,7 @@
 
 . "$(dirname "$0")/common.sh"
 
-job=${1:?usage: run.sh main|test|test-kasan|stress|latency|weights|cpumax|build-main|build-size|check-inline}
+job=${1:?usage: run.sh main|test|test-kasan|stress|latency|weights|cpumax|build-prod|build-bench|build-size|check-inline}
 S=$TOP/scripts
 
 versions() {
@@ -34,24 +37,36 @@ stage "overlay" "$S/overlay.sh"
 # Prints the toolchain's own message verbatim when Rust is not available.
 stage -e "rustavailable" bash -c ". '$S/common.sh'; kmake -s rustavailable"
 case $job in
-build-main|build-size)
+build-prod|build-bench|build-size)
 	stage "build ${job#build-} kernel" "$S/build.sh" "${job#build-}"
 	;;
 main)
-	stage "build main kernel" "$S/build.sh" main
-	stage "check inlining" "$S/check-inline.sh" main
-	stage "boot main kernel" "$S/boot.sh" main
+	# The kernel users run, booted with the workloads (rsc.mode=prod).
+	a=
+	[ "$KARCH" = x86_64 ] || a="$KARCH "
+	stage "build ${a}production kernel" "$S/build.sh" prod
+	stage "check inlining" "$S/check-inline.sh" prod
+	stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" prod
+	stage "boot ${a}production kernel" "$S/boot.sh" prod rsc.mode=prod
 	;;
 check-inline)
-	stage "build main kernel" "$S/build.sh" main
-	stage "check inlining" "$S/check-inline.sh" main
+	stage "build production kernel" "$S/build.sh" prod
+	stage "check inlining" "$S/check-inline.sh" prod
 	;;
 test)
 	a=
 	[ "$KARCH" = x86_64 ] || a="$KARCH "
 	stage "build ${a}test kernel" "$S/build.sh" test
 	stage "check inlining" "$S/check-inline.sh" test
-	stage "boot ${a}test kernel" "$S/boot.sh" test
+	# The production phase runs whatever the test kernel's boot found:
+	# one make test reports both (its status is the worse of the two).
+	trc=0
+	( stage "boot ${a}test kernel" "$S/boot.sh" test ) || trc=$?
+	# The kernel users run, short: its workloads, churn, hotplug, no splat.
+	stage "build ${a}production kernel" "$S/build.sh" prod
+	stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" prod
+	stage "boot ${a}production kernel (short)" "$S/boot.sh" prod rsc.mode=prod rsc.short=1
+	[ $trc = 0 ] || { log "the test kernel's boot failed (exit $trc; its report is above)"; exit $trc; }
 	;;
 stress)
 	# The long stress phase (tests/boot/stress.sh) on the test kernel, with

@@ -287,7 +287,7 @@ st_selftests() {	# st_selftests <impl>
 # rsc.suites=<name>[,<name>...] runs only those selftests (make boot, to
 # look at one suite in a guest that ran nothing else); all by default.
 want() {	# want <suite>
-	case ",$(param suites all)," in
+	case ",${SUITES:-$(param suites all)}," in
 	*,all,*|*,$1,*) return 0 ;;
 	esac
 	return 1

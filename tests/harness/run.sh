@@ -108,6 +108,28 @@ else
 	sk "no make test boot in $(bootdir test): the console cases"
 fi
 
+# The last production boot (make, or make test's short one), checked again:
+# it passes, and fails once a line its checks need is removed, or with a
+# failed selftest or a CPU left offline.
+con=$(bootdir prod)/console.log
+if [ -f "$con" ] && [ -f "$(bdir prod)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"; then
+	args=$(grep -q '^RSC: phase .*production' "$con" && echo rsc.mode=prod)
+	expect 0 "the last production console checked again" env BOOT_NAME=harness BOOT_CONSOLE="$con" scripts/boot.sh prod $args
+	for drop in '^RSC: shape ' '^RSC: hotplug ' '^RSC: stress_suite prod test_core' '^RSC: percpu_kb ' '^RSC: phase llc '; do
+		grep -v "$drop" "$con" > "$tmp/console"
+		expect 1 "the same production console without '$drop'" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
+	done
+	sed 's/^\(RSC: hotplug cycles [0-9]* online \).*/\10-1/' "$con" > "$tmp/console"
+	expect 1 "the same production console with CPUs left offline" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
+	sed 's/^\(RSC: stress_suite prod test_core rc \)0 /\11 /' "$con" > "$tmp/console"
+	expect 1 "the same production console with test_core failed" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
+	sed 's/^\(RSC: shape rust_cfs=\)y/\1/' "$con" > "$tmp/console"
+	expect 1 "the same production console from a kernel of another shape" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
+	rm -rf "$(bootdir harness)"
+else
+	sk "no production boot in $(bootdir prod): the production console cases"
+fi
+
 # README.md's sample report against the last real report: the same kinds
 # of lines (a labelled line's label and first word; an indented line's
 # first two words (one if the first ends with ":"), digits folded, the side's name ("rust", "c") folded, a

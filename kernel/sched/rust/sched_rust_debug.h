@@ -19,8 +19,15 @@ struct dentry;
 	(!IS_ENABLED(CONFIG_SCHED_RUST_CFS) || IS_ENABLED(CONFIG_SCHED_RUST_CFS_DEBUG))
 #ifdef CONFIG_SCHED_RUST_CFS_DEBUG
 #define SCHED_C(f) f##_c
+/*
+ * A C twin that its dispatch inlines as the dispatch inlines the Rust
+ * function (fraction_mm_sched()); without the debug option, the stock
+ * function as it is.
+ */
+#define SCHED_C_INLINE __always_inline
 #else
 #define SCHED_C(f) f
+#define SCHED_C_INLINE
 #endif
 
 #ifdef CONFIG_SCHED_RUST_CFS_DEBUG

@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make bench-prod's report (scripts/bench-prod.sh): the production kernels
+(7.3.4 stock, CONFIG_SCHED_RUST_CFS=n with the series' C patches, =y without
+the debug option) head to head, from the boots' consoles and the per-call
+plugin's records.
+
+  bench-prod-report.py <results dir>
+
+Per piece: the function measured (the same in every kernel: the innermost
+one that the piece is inlined into and that each kernel has as a symbol),
+its calls per kernel over all boots, the median, mean and the instruction
+counts that 5 % of the calls or more take (the paths: routes of the pick,
+paths of the LLC accounting, pooled), and the ratios of the means with a
+95 % bootstrap interval (calls resampled within each boot). The workloads'
+own figures with their t intervals and an equivalence verdict (TOST, margin
+stated). The selftests per kernel; a case that fails on every =y boot and
+passes on every =n boot fails the report (exit 1), as does a boot that
+failed or a piece with no recorded call.
+"""
+import os
+import random
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import percall_data  # noqa: E402
+
+try:
+    from scipy import stats
+except ImportError:  # the setup installs python3-scipy
+    stats = None
+
+KERNELS = ("stock", "off", "prod")
+LABEL = {"stock": "7.3.4 stock", "off": "=n (C + series' C patches)", "prod": "=y (Rust, production)"}
+# Equivalence margins, stated before the run: per-call means within 1 %,
+# the workloads' figures within 5 % (TCG wall time).
+MARGIN_CALL = 0.01
+MARGIN_WORKLOAD = 0.05
+
+
+def read(path):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def boots(rdir):
+    out = []
+    for line in read(os.path.join(rdir, "boots.txt")).splitlines():
+        name, kernel, idx, rc = line.split()
+        out.append((name, kernel, int(idx), int(rc)))
+    return out
+
+
+def conf_pieces(rdir):
+    """piece -> function measured, from the first kernel's plugin conf."""
+    m = {}
+    for line in read(os.path.join(rdir, "percall-prod.conf")).splitlines():
+        f = line.split()
+        if f[:1] == ["fn"]:
+            m[f[2]] = None
+    for line in read(os.path.join(rdir, "pieces.txt")).splitlines():
+        piece, fn = line.split()
+        m[piece] = fn
+    return m
+
+
+def boot_means_interval(per_boot_a, per_boot_b, n=2000, seed=1):
+    """95 % bootstrap interval of mean(b) / mean(a), the calls resampled
+    within each boot (so that every boot keeps its weight)."""
+    rng = random.Random(seed)
+    ratios = []
+    for _ in range(n):
+        sa = sum(sum(rng.choices(v, k=len(v))) for v in per_boot_a if v)
+        na = sum(len(v) for v in per_boot_a)
+        sb = sum(sum(rng.choices(v, k=len(v))) for v in per_boot_b if v)
+        nb = sum(len(v) for v in per_boot_b)
+        ratios.append((sb / nb) / (sa / na))
+    ratios.sort()
+    return ratios[int(0.025 * n)], ratios[int(0.975 * n) - 1]
+
+
+def tost(a, b, margin):
+    """Welch TOST of mean(b) / mean(a) - 1 within +-margin; returns (ratio,
+    lo, hi, verdict) with the 90 % interval of the difference over mean(a)."""
+    if stats is None or len(a) < 2 or len(b) < 2:
+        return None
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    va = sum((x - ma) ** 2 for x in a) / (len(a) - 1)
+    vb = sum((x - mb) ** 2 for x in b) / (len(b) - 1)
+    se = (va / len(a) + vb / len(b)) ** 0.5
+    if se == 0:
+        return (mb / ma, mb / ma - 1, mb / ma - 1, "equal")
+    df = se ** 4 / ((va / len(a)) ** 2 / (len(a) - 1) + (vb / len(b)) ** 2 / (len(b) - 1))
+    t90 = stats.t.ppf(0.95, df)
+    d = mb - ma
+    lo, hi = (d - t90 * se) / ma, (d + t90 * se) / ma
+    t95 = stats.t.ppf(0.975, df)
+    lo95, hi95 = (d - t95 * se) / ma, (d + t95 * se) / ma
+    if -margin < lo and hi < margin:
+        v = f"equivalent within +-{margin:.0%}"
+    elif lo95 > 0 or hi95 < 0:
+        v = "different"
+    else:
+        v = f"inconclusive: could not detect less than {max(abs(lo), abs(hi)):.1%}"
+    return (mb / ma, lo, hi, v)
+
+
+def main():
+    rdir = sys.argv[1]
+    problems = []
+    bl = boots(rdir)
+    if not bl:
+        print("no boots (boots.txt)")
+        return 1
+    pieces = conf_pieces(rdir)
+    print("Boots (kernel, set, boot.sh's status: 0 every check passed, no splat):")
+    for name, kernel, idx, rc in bl:
+        print(f"  {name:24s} {kernel:6s} set {idx}  exit {rc}")
+        if rc != 0:
+            problems.append(f"boot {name} failed (exit {rc}): its console is in {rdir}/{name}")
+    print()
+
+    # Per-call records per piece, kernel and boot.
+    calls = {}    # (piece, kernel) -> [list per boot]
+    left = {}     # (piece, kernel) -> calls left out
+    for name, kernel, idx, rc in bl:
+        d = os.path.join(rdir, name)
+        runs, records, excluded, why = percall_data.load(
+            os.path.join(d, "raw"), read(os.path.join(d, "console.log")),
+            read(os.path.join(d, "percall.log")), list(pieces))
+        if why:
+            problems.append(f"{name}: {why}")
+            continue
+        for piece in pieces:
+            v = [r[0] for (p, wl, side), recs in records.items() if p == piece for r in recs]
+            calls.setdefault((piece, kernel), []).append(v)
+            left[(piece, kernel)] = left.get((piece, kernel), 0) + sum(
+                n for (p, wl, side), n in excluded.items() if p == piece)
+
+    print("Instructions per call at the production call sites (per-call plugin, no cache model),")
+    print("all boots pooled; paths: the counts that 5 % of the calls or more take, with their share.")
+    print("Ratios: of the means, with a 95 % bootstrap interval (calls resampled within each boot).")
+    print()
+    hdr = f"{'piece (function)':34s} {'kernel':6s} {'calls':>8s} {'left out':>8s} {'median':>8s} {'mean':>9s}  paths"
+    for piece, fn in pieces.items():
+        print(hdr)
+        print("-" * len(hdr))
+        for kernel in KERNELS:
+            per_boot = calls.get((piece, kernel), [])
+            v = sorted(x for b in per_boot for x in b)
+            if not v:
+                problems.append(f"{piece}: no recorded call on {kernel}")
+                print(f"{piece + ' (' + str(fn) + ')':34s} {kernel:6s} {'none':>8s}")
+                continue
+            share = {}
+            for x in v:
+                share[x] = share.get(x, 0) + 1
+            ps = ", ".join(f"{x} {100 * share[x] / len(v):.0f}%" for x in percall_data.paths(v))
+            print(f"{piece + ' (' + str(fn) + ')':34s} {kernel:6s} {len(v):8d} {left.get((piece, kernel), 0):8d} "
+                  f"{percall_data.pct(v, 50):8d} {percall_data.mean(v):9.1f}  {ps}")
+        for a, b in (("off", "prod"), ("stock", "off"), ("stock", "prod")):
+            pa, pb = calls.get((piece, a), []), calls.get((piece, b), [])
+            if not any(pa) or not any(pb):
+                continue
+            va = sorted(x for y in pa for x in y)
+            vb = sorted(x for y in pb for x in y)
+            lo, hi = boot_means_interval(pa, pb)
+            r = percall_data.mean(vb) / percall_data.mean(va)
+            verdict = ("equivalent within +-1 %" if 1 - MARGIN_CALL < lo and hi < 1 + MARGIN_CALL else
+                       "lower" if hi < 1 else "higher" if lo > 1 else "inconclusive")
+            print(f"  {b}/{a}: mean {r:.3f} [{lo:.3f}, {hi:.3f}] ({verdict}), "
+                  f"median {percall_data.pct(vb, 50)}/{percall_data.pct(va, 50)} = "
+                  f"{percall_data.pct(vb, 50) / max(1, percall_data.pct(va, 50)):.3f}")
+        print()
+
+    # The workloads' own figures.
+    wb = {}
+    for name, kernel, idx, rc in bl:
+        for m in re.finditer(r"^RSC: wbench (\S+) (\S+) ([0-9.]+) (higher|lower)$",
+                             read(os.path.join(rdir, name, "console.log")), re.M):
+            wb.setdefault((m.group(2), m.group(4)), {}).setdefault(kernel, []).append(float(m.group(3)))
+    if wb:
+        print(f"Workloads (TCG wall time, every round of every boot; 95 % t interval of the mean;")
+        print(f"ratio of the means with TOST at +-{MARGIN_WORKLOAD:.0%}, 90 % interval):")
+        for (metric, better), per in sorted(wb.items()):
+            line = f"  {metric} ({better} is better):"
+            for kernel in KERNELS:
+                v = per.get(kernel, [])
+                if len(v) >= 2 and stats is not None:
+                    mean = sum(v) / len(v)
+                    ci = stats.t.interval(0.95, len(v) - 1, loc=mean, scale=stats.sem(v)) if len(set(v)) > 1 else (mean, mean)
+                    line += f" {kernel} {mean:.3g} [{ci[0]:.3g}, {ci[1]:.3g}] n={len(v)};"
+                elif v:
+                    line += f" {kernel} {v[0]:.3g} n=1;"
+            print(line)
+            for a, b in (("off", "prod"), ("stock", "off")):
+                t = tost(per.get(a, []), per.get(b, []), MARGIN_WORKLOAD)
+                if t:
+                    print(f"    {b}/{a} {t[0]:.3f}, difference [{t[1]:+.1%}, {t[2]:+.1%}]: {t[3]}")
+        print()
+
+    # Selftests per kernel.
+    cases = {}
+    for name, kernel, idx, rc in bl:
+        con = read(os.path.join(rdir, name, "console.log"))
+        for m in re.finditer(r"^RSC: cgsel prod (not ok|ok) \d+ (\S+)", con, re.M):
+            cases.setdefault(m.group(2), {}).setdefault(kernel, []).append(m.group(1) == "ok")
+        for m in re.finditer(r"^RSC: stress_suite prod (\S+) rc (\d+)", con, re.M):
+            cases.setdefault(m.group(1), {}).setdefault(kernel, []).append(m.group(2) == "0")
+    if cases:
+        print("Kernel selftests (passed/runs per kernel):")
+        for case, per in sorted(cases.items()):
+            cells = " ".join(f"{k}={sum(per.get(k, []))}/{len(per.get(k, []))}" for k in KERNELS)
+            flag = ""
+            p, o = per.get("prod", []), per.get("off", [])
+            if p and o and not any(p) and all(o):
+                flag = "  FAILS ONLY ON =y"
+                problems.append(f"selftest {case} fails on every =y boot and passes on every =n boot")
+            print(f"  {case:28s} {cells}{flag}")
+        print()
+    else:
+        problems.append("no selftest result on any boot")
+
+    if problems:
+        print("PROBLEMS:")
+        for p in problems:
+            print(f"  {p}")
+        return 1
+    print("result: every boot passed its checks; every piece measured on every kernel")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench-prod: the production kernels head to head. Three kernels of one
+# configuration (configs/base.config + <arch>.config + distro.config), each
+# built as a user builds it:
+#   stock  7.3.4 as Debian ships it (the pristine tree, nothing of the series)
+#   off    CONFIG_SCHED_RUST_CFS=n: 7.3.4 plus the series' C patches
+#   prod   CONFIG_SCHED_RUST_CFS=y without the debug option: the Rust pieces
+# booted in alternation, BENCH_PROD_BOOTS boots each (3), the order of every
+# set of three shuffled, each under the per-call plugin (tests/bench/percall.c,
+# no cache model) with the same workloads (tests/boot/init, prodbench):
+# instructions per call of the function each piece is inlined into in all
+# three kernels (the production call sites, found in each kernel's
+# disassembly: prod_percall_conf in scripts/bench-lib.sh), the field's tools
+# timed, and the kernel's selftests (test_cpu, test_core, cpu-on-off-test).
+# scripts/bench-prod-report.py prints the tables and writes
+# $CACHE/bench-results-prod (make bench-readme-prod copies them into
+# tests/bench/results-prod/). Fails when a boot fails or a selftest case fails
+# on every prod boot while passing on every off boot.
+# Variables: BENCH_PROD_BOOTS (3), BENCH_PROD_ROUNDS (workload rounds per
+# boot, 2), BENCH_PROD_SEED (the shuffle's seed; default from the clock).
+
+. "$(dirname "$0")/common.sh"
+. "$TOP/scripts/bench-lib.sh"
+
+t0=$(date +%s)
+boots=${BENCH_PROD_BOOTS:-3}
+rounds=${BENCH_PROD_ROUNDS:-2}
+seed=${BENCH_PROD_SEED:-$(date +%s)}
+kernels="stock off prod"
+EXTRA_DEB_PKGS="gnuplot-nox python3-scipy" "$TOP/scripts/setup.sh"
+"$TOP/scripts/fetch-kernel.sh"
+"$TOP/scripts/overlay.sh"
+for k in $kernels; do
+	"$TOP/scripts/build.sh" "$k"
+done
+"$TOP/scripts/check-prod.sh" prod
+
+R=$CACHE/bench-results-prod
+[ "$KARCH" = x86_64 ] || R=$CACHE/bench-results-prod-$KARCH
+rm -rf "$R"
+mkdir -p "$R"
+percall_plugins
+prod_percall_conf "$R" $kernels
+
+{
+	echo "==== rust-sched-cfs production kernels, $(date -u '+%Y-%m-%d %H:%M UTC') ===="
+	a=
+	[ "$KARCH" = x86_64 ] || a="ARCH=$KARCH "
+	v=
+	for x in BENCH_PROD_BOOTS BENCH_PROD_ROUNDS SMP ACCEL; do
+		[ -n "${!x:-}" ] && v="$v $x=${!x}"
+	done
+	echo "command: ${a}make bench-prod$v (scripts/bench-prod.sh), shuffle seed $seed"
+	echo "QEMU $($QEMU --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/'), accel ${ACCEL:-tcg,thread=single}, -smp ${SMP:-4,sockets=2,cores=2,threads=1}, host $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	for k in $kernels; do
+		B=$(bdir "$k")
+		echo "$k: $(cat "$B/include/config/kernel.release"), CONFIG_SCHED_RUST_CFS=$(sed -n 's/^CONFIG_SCHED_RUST_CFS=//p' "$B/.config"), CONFIG_SCHED_RUST_CFS_DEBUG=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_DEBUG=//p' "$B/.config"), CONFIG_SCHED_RUST_CFS_INLINE=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_INLINE=//p' "$B/.config"), $(grep -c '^CONFIG_.*=y' "$B/.config") options =y"
+	done
+	"$TOP/scripts/build-flags.sh" prod
+} > "$R/header.txt"
+
+# The boots: sets of one boot per kernel, each set in a shuffled order.
+RANDOM=$seed
+n=0 failed=()
+for ((i = 1; i <= boots; i++)); do
+	order=$(for k in $kernels; do echo "$RANDOM $k"; done | sort -n | cut -d' ' -f2 | tr '\n' ' ')
+	for k in $order; do
+		n=$((n + 1))
+		name=prodbench-$k-$i
+		out=$(bootdir "$name")
+		rm -rf "$out"
+		mkdir -p "$out/raw"
+		log "boot $n/$((boots * 3)): $k (set $i: $order)"
+		rc=0
+		BOOT_NAME=$name BOOT_TIMEOUT=${BENCH_TIMEOUT:-3600} \
+			QEMU_EXTRA="-plugin $q/libpercall.so,conf=$R/percall-$k.conf,raw=$out/raw -d plugin -D $out/percall.log" \
+			"$TOP/scripts/boot.sh" "$k" rsc.mode=prodbench rsc.side="$k" rsc.rounds="$rounds" \
+			> "$out/boot.log" 2>&1 || rc=$?
+		echo "$name $k $i $rc" >> "$R/boots.txt"
+		mkdir -p "$R/$name"
+		cp -r "$out/console.log" "$out/percall.log" "$out/raw" "$R/$name/" 2>/dev/null || true
+		if [ $rc != 0 ]; then
+			failed+=("$name (exit $rc: $(grep -A3 '^result:' "$out/boot.log" | tr '\n' ' ' | cut -c1-300))")
+			log "  $name failed: $(grep -A3 '^result:' "$out/boot.log" | tr '\n' ' ' | cut -c1-300)"
+		fi
+	done
+done
+echo "duration: $(( $(date +%s) - t0 )) s for the builds and the $((boots * 3)) boots" >> "$R/header.txt"
+
+cat "$R/header.txt"
+echo
+/usr/bin/python3 "$TOP/scripts/bench-prod-report.py" "$R" > "$R/report.txt" || rc=$?
+cat "$R/report.txt"
+echo "(results, plots and consoles: $R; make bench-readme-prod writes them to tests/bench/results-prod/)"
+[ ${#failed[@]} = 0 ] || fail "boots failed: ${failed[*]}"
+[ "${rc:-0}" = 0 ] || fail "bench-prod-report found a problem (above)"
