@@ -19,6 +19,9 @@
  *   irq <addr>               an interrupt or exception entry, or the context
  *                            switch: a call it lands in is not recorded
  *
+ * An indirect call site's pending return is dropped when the site's return
+ * address is reached or a direct call of a measured function comes first, so
+ * that an entry is never taken for an indirect call that already returned.
  * A call starts at its call instruction and ends when the same vCPU next
  * enters the translated block at its return address: it includes whatever
  * the function calls, tail calls included. A call during which its vCPU
@@ -280,8 +283,11 @@ static void call_exec(unsigned int cpu, void *udata)
 	struct vcpu *v = &vcpus[cpu % MAX_VCPUS];
 	uint64_t site = (uintptr_t)udata, ret, fn;
 
-	if (map_get(&calls, site, &fn) && map_get(&callret, site, &ret))
+	if (map_get(&calls, site, &fn) && map_get(&callret, site, &ret)) {
+		/* The entry that follows is this call's, not an earlier icall's. */
+		v->pend_ret = 0;
 		push(v, ret, fn, v->ins);
+	}
 }
 
 static void icall_exec(unsigned int cpu, void *udata)
@@ -308,6 +314,9 @@ static void ret_exec(unsigned int cpu, void *udata)
 	uint64_t ret = (uintptr_t)udata;
 	unsigned int i;
 
+	/* An indirect call that returned without reaching a tracked entry. */
+	if (v->pend_ret == ret)
+		v->pend_ret = 0;
 	for (i = v->depth; i-- > 0;) {
 		if (v->fr[i].ret != ret)
 			continue;
