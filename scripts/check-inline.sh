@@ -92,8 +92,8 @@ done
 # series marks them) is not inlined at -Copt-level=s with shared generics,
 # but called, from the merged fair.o or even from the kernel crate's own
 # instance. Callers: the hot-path functions above and the Rust functions of
-# the pick and the LLC accounting kept out of line (pick_eevdf_many(),
-# pref_llc_running_inc()/_dec(), ...), v0-mangled in the sched_rust crate's
+# the pick and the LLC accounting that LLVM keeps out of line
+# (pref_llc_running_inc()/_dec(), ...), v0-mangled in the sched_rust crate's
 # eevdf and llc modules (their KUnit tests excepted); callees: any symbol of
 # the kernel crate (the first crate root of its v0 mangling is "6kernel": a
 # sched_rust generic instantiated with a kernel item names the kernel crate
@@ -170,8 +170,8 @@ echo "  not symbols in this vmlinux (inlined into their callers, or not in this 
 # retpoline target features; on arm64 the branch protection (return address
 # signing from -mbranch-protection= / -Zbranch-protection=, BTI) and the
 # return address signing key; on both, the frame pointer policy (a Rust
-# function kept out of line, such as the pick's pick_eevdf_many(), must not
-# save a frame record where its C twin does not: clang omits it in arm64 leaf
+# function kept out of line must not save a frame record where its C twin
+# does not: clang omits it in arm64 leaf
 # functions, see kernel/sched/rust/Makefile); printed with them the stack
 # protector level
 # and, on arm64, the FP/SIMD features (the kernel's C is -mgeneral-regs-only,

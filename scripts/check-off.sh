@@ -9,7 +9,8 @@
 # touches (kernel/sched/: sched.h reaches all of them, fair.c, debug.c in
 # build_utility.o; mm/percpu.c) is built from that tree and from the
 # overlaid tree, and every function must disassemble to the same
-# instructions after address normalisation; a function missing on either
+# instructions and relocations (the targets of calls and of data
+# references) after address normalisation; a function missing on either
 # side, or one more, fails too. On two configurations: tinyconfig + base +
 # x86_64 (the debug kernels' base, Rust off) and the production kernel's
 # (base + x86_64 + distro, CONFIG_RUST=y as distributions have it).
@@ -51,7 +52,7 @@ done
 
 funcs() { llvm-nm$LLVM_SUFFIX --defined-only "$1" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort -u; }
 norm() {
-	llvm-objdump$LLVM_SUFFIX -d --no-show-raw-insn --disassemble-symbols="$2" "$1" | tail -n +7 |
+	llvm-objdump$LLVM_SUFFIX -d -r --no-show-raw-insn --disassemble-symbols="$2" "$1" | tail -n +7 |
 		sed -E 's/^ *[0-9a-f]+:[[:space:]]*//; s/0x[0-9a-f]+ <([A-Za-z0-9_.$]+)[+0-9a-fx]*>/<\1>/; s/\b[0-9a-f]{6,} <([^>]*)>/<\1>/'
 }
 

@@ -313,9 +313,11 @@ bit-exact wrapping arithmetic, compute the eligibility terms once per pick,
 and read the cfs_rq and its entities through views that exist only while
 the runqueue lock is held. Without the option fair.c is unchanged.
 
-print_task() of sched/debug read the sums of the eligibility test without
-the runqueue lock; it now takes the lock for that read, which also keeps
-the E/N column consistent with the sums, and which the Rust test needs.
+print_task() of sched/debug reads the sums of the eligibility test without
+the runqueue lock. With CONFIG_SCHED_RUST_CFS it takes the lock for that
+read, which the Rust test's view of the cfs_rq requires (and which keeps
+the E/N column consistent with the sums); without the option debug.c
+compiles as before.
 
 The crate is built into the kernel; with CONFIG_SCHED_RUST_CFS_INLINE
 (a rustc on clang's LLVM), fair.c and the crate are compiled as one LLVM
@@ -406,7 +408,9 @@ cannot reach: failslab and fail_page_alloc do not reach the per-CPU
 allocator while a chunk has room, and it has no fault injection of its own.
 
 Redirect pcpu_alloc_noprof() to a KUnit static stub when a test activates
-one; it costs a static branch when KUnit is built and nothing otherwise." \
+one, only in a kernel built with this series' KUnit suite
+(CONFIG_SCHED_RUST_CFS_KUNIT_TEST): there it costs a static branch, and
+any other kernel, one with KUnit among them, compiles percpu.c as before." \
 	patches/0006-mm-percpu-kunit-static-stub.patch
 
 commit "sched/rust: Add KUnit parity tests and benchmarks (not for merging)" \
