@@ -21,6 +21,7 @@ failed or a piece with no recorded call.
 """
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -110,6 +111,38 @@ def tost(a, b, margin):
     return (mb / ma, lo, hi, v)
 
 
+def plot(rdir, rows):
+    """ratios.svg: per piece, =y/=n and =n/stock of the means with their
+    intervals (gnuplot; nothing when it is missing)."""
+    pairs = ("prod/off", "off/stock")
+    pieces = [p for p in dict.fromkeys(r[0] for r in rows)]
+    with open(os.path.join(rdir, "ratios.dat"), "w") as f:
+        for i, piece in enumerate(pieces):
+            for j, pair in enumerate(pairs):
+                for r in rows:
+                    if r[0] == piece and r[1] == pair:
+                        f.write(f"{i + 0.2 * (2 * j - 1):.1f} {piece} {r[2]:.4f} {r[3]:.4f} {r[4]:.4f} {j}\n")
+    script = f"""set terminal svg size 900,420 font 'sans,11'
+set termoption noenhanced
+set output 'ratios.svg'
+set title 'Production kernels: instructions per call, ratio of the means (95 % interval)'
+set ylabel 'ratio (below 1: fewer instructions)'
+set xtics ({", ".join(f'"{p}" {i}' for i, p in enumerate(pieces))}) rotate by -30
+set xrange [-0.6:{len(pieces) - 0.4}]
+set key top left
+plot 'ratios.dat' using ($6 == 0 ? $1 : 1/0):3:4:5 with yerrorbars pt 7 lc rgb '#1f77b4' title '=y (Rust) / =n (C)', \\
+     '' using ($6 == 1 ? $1 : 1/0):3:4:5 with yerrorbars pt 5 lc rgb '#7f7f7f' title '=n / 7.3.4 stock', \\
+     1 with lines lc rgb 'black' notitle
+"""
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, cwd=rdir, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with open(os.path.join(rdir, "ratios.gp"), "w") as f:
+            f.write(script)
+    except (OSError, subprocess.CalledProcessError) as err:
+        print(f"(no plot: gnuplot: {err})")
+
+
 def main():
     rdir = sys.argv[1]
     problems = []
@@ -147,6 +180,7 @@ def main():
     print("Ratios: of the means, with a 95 % interval (normal approximation over the calls) and the")
     print("range of the same ratio over the sets of boots (one boot of each kernel per set).")
     print()
+    plot_rows = []   # piece, pair, ratio, lo, hi
     hdr = f"{'piece (function)':34s} {'kernel':6s} {'calls':>8s} {'left out':>8s} {'median':>8s} {'mean':>9s}  paths"
     for piece, fn in pieces.items():
         print(hdr)
@@ -175,10 +209,13 @@ def main():
                        "lower" if hi < 1 else "higher" if lo > 1 else "inconclusive")
             per = [percall_data.mean(y) / percall_data.mean(x) for x, y in zip(pa, pb) if x and y]
             spread = f", per set {min(per):.3f}-{max(per):.3f}" if per else ""
+            plot_rows.append((piece, f"{b}/{a}", r, lo, hi))
             print(f"  {b}/{a}: mean {r:.3f} [{lo:.3f}, {hi:.3f}] ({verdict}{spread}), "
                   f"median {percall_data.pct(vb, 50)}/{percall_data.pct(va, 50)} = "
                   f"{percall_data.pct(vb, 50) / max(1, percall_data.pct(va, 50)):.3f}")
         print()
+
+    plot(rdir, plot_rows)
 
     # The workloads' own figures.
     wb = {}

@@ -87,7 +87,7 @@ for ((i = 1; i <= boots; i++)); do
 		fi
 	done
 done
-echo "duration: $(( $(date +%s) - t0 )) s for the builds and the $((boots * 3)) boots" >> "$R/header.txt"
+echo "duration: $(( $(date +%s) - t0 )) s for the builds and the $((boots * 3)) boots; host load at the end $(cut -d' ' -f1-3 /proc/loadavg) (the wall-time figures move with it, the instruction counts do not)" >> "$R/header.txt"
 
 cat "$R/header.txt"
 echo
