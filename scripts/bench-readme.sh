@@ -43,6 +43,8 @@ if [ "${BENCH_README:-}" = prod ]; then
 	dst=$TOP/tests/bench/results-prod
 	mkdir -p "$dst"
 	cat "$R/header.txt" "$R/report.txt" > "$dst/report.txt"
+	rm -f "$dst"/*.svg
+	[ -f "$R/ratios.svg" ] && cp "$R/ratios.svg" "$dst/"
 	{
 		echo "# Measured results: \`make bench-prod\`"
 		echo
@@ -53,6 +55,7 @@ if [ "${BENCH_README:-}" = prod ]; then
 		echo "in turn. How the figures are measured: Documentation/scheduler/sched-rust-cfs.rst,"
 		echo "\"Measuring\" (make bench-prod)."
 		echo
+		[ -f "$R/ratios.svg" ] && { echo '![ratios of the means per piece](ratios.svg)'; echo; }
 		echo '```'
 		cat "$R/header.txt"
 		echo
