@@ -105,7 +105,7 @@ test-kasan)
 	# KASAN and lockdep together slow the single-threaded TCG guest about
 	# 2.5x: the boot test takes longer than the default 900 s.
 	export BOOT_TIMEOUT=${BOOT_TIMEOUT:-2700}
-	# (boot.sh raises RCU's stall timeout to 100 s under TCG.)
+	# (boot.sh raises RCU's stall timeout to 300 s under TCG.)
 	stage "boot test kernel with KASAN and kmemleak" "$S/boot.sh" test-kasan
 	;;
 *)
