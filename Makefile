@@ -36,6 +36,11 @@ BOOT_ARGS ?=
 
 all: main
 
+# The targets share the cache (the overlaid kernel tree, the build
+# directories, the stage directory of the overlay): two of them at once
+# (make -j2 test-all) would overwrite each other's files. One at a time.
+.NOTPARALLEL:
+
 help: ## this list
 	@sed -n 's/^\([a-z0-9-]*\):.*## \(.*\)/\1\t\2/p' $(firstword $(MAKEFILE_LIST)) | \
 		awk -F'\t' '{ printf "  %-19s %s\n", $$1, $$2 }'
