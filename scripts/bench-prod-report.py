@@ -11,7 +11,9 @@ Per piece: the function measured (the same in every kernel: the innermost
 one that the piece is inlined into and that each kernel has as a symbol),
 its calls per kernel over all boots, the median, mean and the instruction
 counts that 5 % of the calls or more take (the paths: routes of the pick,
-paths of the LLC accounting, pooled), and the ratios of the means with a
+paths of the LLC accounting, pooled), the calls over LONG instructions
+apart (the long calls, carried by what the function calls beyond the
+piece), and the ratios of the means with a
 95 % interval (normal approximation of each mean over its calls) and the
 spread of the ratio between the sets of boots. The workloads'
 own figures with their t intervals and an equivalence verdict (TOST, margin
@@ -38,6 +40,8 @@ LABEL = {"stock": "7.3.4 stock", "off": "=n (C + series' C patches)", "prod": "=
 # the workloads' figures within 5 % (TCG wall time).
 MARGIN_CALL = 0.01
 MARGIN_WORKLOAD = 0.05
+# A call of more instructions than this is a long one (reported apart).
+LONG = 1000
 
 
 def read(path):
@@ -198,6 +202,15 @@ def main():
             ps = ", ".join(f"{x} {100 * share[x] / len(v):.0f}%" for x in percall_data.paths(v))
             print(f"{piece + ' (' + str(fn) + ')':34s} {kernel:6s} {len(v):8d} {left.get((piece, kernel), 0):8d} "
                   f"{percall_data.pct(v, 50):8d} {percall_data.mean(v):9.1f}  {ps}")
+            # The long calls (what the function calls beyond the piece:
+            # the newly idle balance of a pick that finds nothing, a full
+            # scan), apart: how many there are and what they carry.
+            short = [x for x in v if x <= LONG]
+            long_share = 100 * (len(v) - len(short)) / len(v)
+            long_sum = 100 * (sum(v) - sum(short)) / sum(v)
+            if short and long_share:
+                print(f"{'':34s} {'':6s} calls over {LONG} instructions: {long_share:.2f} % of them, "
+                      f"{long_sum:.1f} % of the instructions; mean of the others {percall_data.mean(short):.1f}")
         for a, b in (("off", "prod"), ("stock", "off"), ("stock", "prod")):
             pa, pb = calls.get((piece, a), []), calls.get((piece, b), [])
             if not any(pa) or not any(pb):
@@ -210,9 +223,14 @@ def main():
             per = [percall_data.mean(y) / percall_data.mean(x) for x, y in zip(pa, pb) if x and y]
             spread = f", per set {min(per):.3f}-{max(per):.3f}" if per else ""
             plot_rows.append((piece, f"{b}/{a}", r, lo, hi))
+            sa, sb = [x for x in va if x <= LONG], [x for x in vb if x <= LONG]
+            rs = ""
+            if sa and sb and (len(sa) < len(va) or len(sb) < len(vb)):
+                r2, lo2, hi2 = ratio_interval(sa, sb)
+                rs = f"; calls up to {LONG} instructions: mean {r2:.3f} [{lo2:.3f}, {hi2:.3f}]"
             print(f"  {b}/{a}: mean {r:.3f} [{lo:.3f}, {hi:.3f}] ({verdict}{spread}), "
                   f"median {percall_data.pct(vb, 50)}/{percall_data.pct(va, 50)} = "
-                  f"{percall_data.pct(vb, 50) / max(1, percall_data.pct(va, 50)):.3f}")
+                  f"{percall_data.pct(vb, 50) / max(1, percall_data.pct(va, 50)):.3f}{rs}")
         print()
 
     plot(rdir, plot_rows)
