@@ -61,16 +61,8 @@ def boots(rdir):
 
 
 def conf_pieces(rdir):
-    """piece -> function measured, from the first kernel's plugin conf."""
-    m = {}
-    for line in read(os.path.join(rdir, "percall-prod.conf")).splitlines():
-        f = line.split()
-        if f[:1] == ["fn"]:
-            m[f[2]] = None
-    for line in read(os.path.join(rdir, "pieces.txt")).splitlines():
-        piece, fn = line.split()
-        m[piece] = fn
-    return m
+    """piece -> function measured (pieces.txt, written by prod_percall_conf)."""
+    return dict(line.split() for line in read(os.path.join(rdir, "pieces.txt")).splitlines())
 
 
 def ratio_interval(a, b):

@@ -91,8 +91,9 @@ echo "duration: $(( $(date +%s) - t0 )) s for the builds and the $((boots * 3)) 
 
 cat "$R/header.txt"
 echo
-/usr/bin/python3 "$TOP/scripts/bench-prod-report.py" "$R" > "$R/report.txt" || rc=$?
+report_rc=0
+/usr/bin/python3 "$TOP/scripts/bench-prod-report.py" "$R" > "$R/report.txt" || report_rc=$?
 cat "$R/report.txt"
 echo "(results, plots and consoles: $R; make bench-readme-prod writes them to tests/bench/results-prod/)"
 [ ${#failed[@]} = 0 ] || fail "boots failed: ${failed[*]}"
-[ "${rc:-0}" = 0 ] || fail "bench-prod-report found a problem (above)"
+[ $report_rc = 0 ] || fail "bench-prod-report found a problem (above)"

@@ -379,7 +379,7 @@ if [ "$mode" = prod ]; then
 	need "cgroup teardown" "teardown done"
 	need "sched/debug read under load" "sched_debug reads [0-9]+ task_lines [1-9]"
 	need "group churn (a warm-up and the rounds)" "churn prod cgtree groups [1-9]" 2
-	need "Percpu before and after the churn" "percpu_kb after_warmup [0-9]+ after_rounds [0-9]+"
+	need "Percpu before and after the churn" "percpu_kb after_warmup [0-9]+ after_prod_rounds [0-9]+"
 	need "LLC workload run" "llc_run prod threads [0-9]+"
 	need "CPU hotplug under load, every CPU back online" "hotplug cycles [1-9][0-9]* online 0-$(( $(sed -n 's/^RSC: cpus //p' "$con" | head -n1) - 1 ))$"
 	need "scheduler workloads" "run (hackbench|wake|pipe) [0-9]+" 3

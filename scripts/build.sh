@@ -95,7 +95,7 @@ if ! cmp -s "$want" "$B/.config.done" 2>/dev/null || [ ! -f "$B/.config" ]; then
 	if [ "$flavour" = prod ] || [ "$flavour" = off ]; then
 		on=$(grep -oE '^CONFIG_(SCHED_RUST_CFS_[A-Z_]+|KUNIT)=y' "$B/.config" |
 			grep -v '^CONFIG_SCHED_RUST_CFS_INLINE=y' || true)
-		[ -z "$on" ] || fail "prod: evaluation options on in the production configuration: $(echo $on)"
+		[ -z "$on" ] || fail "$flavour: evaluation options on in the production configuration: $(echo $on)"
 	fi
 	cp "$want" "$B/.config.done"
 fi
