@@ -140,7 +140,7 @@ check-rust-min: ## build the Rust code with the kernel's minimum rustc (1.85.0)
 check-unsound: ## compile tests/unsound/'s misuse snippets: each must be refused with its error
 	@$(S)/check-unsound.sh
 
-check-harness: ## the harness itself: exit statuses, O= refusal, make help, the README's report sample
+check-harness: ## the harness itself: exit statuses, O= refusal, make help, the harness manual's report sample
 	@tests/harness/run.sh
 
 clean: ## remove the build and boot directories (keeps the kernel source and ccache)

@@ -6,7 +6,7 @@
 # README.md, generated here from the run's tables with its command, date,
 # kernel, toolchain and flags; and the last make latency, make weights and
 # make cpumax reports. The figures are regenerated, never edited;
-# README.md at the top of the repository only links to them.
+# the harness manual (Documentation/rust-sched-cfs-harness.md) quotes their summary.
 # ARCH=arm64 does the same for the last ARCH=arm64 make bench, into
 # tests/bench/results-arm64/; BENCH_CONFIG=size for the last make bench
 # BENCH_CONFIG=size, into tests/bench/results-size/; BENCH_README=scale for
@@ -14,25 +14,27 @@
 
 . "$(dirname "$0")/common.sh"
 
-# readme_block <name> <file>: README.md's lines between "<!-- <name>: begin -->"
+# readme_block <name> <file>: the harness manual's lines between "<!-- <name>: begin -->"
 # and "<!-- <name>: end -->" become <file>'s.
 readme_block() {
-	/usr/bin/python3 - "$TOP/README.md" "$1" "$2" <<-'EOP'
+	/usr/bin/python3 - "$TOP/Documentation/rust-sched-cfs-harness.md" "$1" "$2" <<-'EOP'
 	import sys
 	readme, name, src = sys.argv[1:]
 	text = open(readme).read()
 	begin, end = f"<!-- {name}: begin -->\n", f"<!-- {name}: end -->"
 	if begin not in text or end not in text:
-	    sys.exit(f"README.md has no {name} block")
+	    sys.exit(f"{readme} has no {name} block")
 	head, rest = text.split(begin, 1)
 	tail = rest.split(end, 1)[1]
-	open(readme, "w").write(head + begin + open(src).read() + end + tail)
+	# The manual is in Documentation/: links to the results go up one level.
+	block = open(src).read().replace("](tests/", "](../tests/")
+	open(readme, "w").write(head + begin + block + end + tail)
 	EOP
 }
 
-# Which run: make bench (x86_64 bench kernel; its summary goes into README.md's
+# Which run: make bench (x86_64 bench kernel; its summary goes into the harness manual's
 # bench block), BENCH_CONFIG=size, ARCH=arm64, or BENCH_README=scale (make
-# bench-scale; README.md's scale block).
+# bench-scale; the manual's scale block).
 tag=bench-results
 cmd="make bench"
 block=bench
@@ -129,9 +131,9 @@ if [ "$block" = bench ]; then
 		log "${rdir}/$t.txt written from $src"
 	done
 fi
-# README.md's summary of the run (make bench-scale's has its own first line).
+# The harness manual's summary of the run (make bench-scale's has its own first line).
 if [ "$block" = scale ]; then
-	readme_block scale "$R/summary.md" || die "cannot write README.md's scale block"
+	readme_block scale "$R/summary.md" || die "cannot write the harness manual's scale block"
 elif [ "$block" = bench ]; then
 	{
 		echo "\`make bench\`, $(sed -n 's/^==== rust-sched-cfs benchmarks, \(.*\) ====$/\1/p' "$R/header.txt"), x86_64 bench kernel"
@@ -139,6 +141,6 @@ elif [ "$block" = bench ]; then
 		echo
 		cat "$R/summary.md"
 	} > "$R/summary-readme.md"
-	readme_block bench "$R/summary-readme.md" || die "cannot write README.md's bench block"
+	readme_block bench "$R/summary-readme.md" || die "cannot write the harness manual's bench block"
 fi
 log "${rdir}/ written from $R"

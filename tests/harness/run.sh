@@ -12,7 +12,8 @@
 #    the checks again (0), and fails them (1) once a line is removed, the
 #    failed check counted by kunit.py among the KTAP results; a splat is
 #    decoded to file:line;
-#  - the sample report in README.md has the line kinds of the last real
+#  - the sample report in Documentation/rust-sched-cfs-harness.md has the
+#    line kinds of the last real
 #    report, and no other.
 # One line per case. Exit: 0 every case passed, 1 a case failed, 4 some
 # cases were skipped (no make test boot in the cache) and none failed.
@@ -130,12 +131,12 @@ else
 	sk "no production boot in $(bootdir prod): the production console cases"
 fi
 
-# README.md's sample report against the last real report: the same kinds
+# The harness manual's sample report against the last real report: the same kinds
 # of lines (a labelled line's label and first word; an indented line's
 # first two words (one if the first ends with ":"), digits folded, the side's name ("rust", "c") folded, a
 # word cut after its first "_" so that test_cpu's cases are one kind; "..."
 # elides repeated kinds), so that a new or renamed report line shows up as
-# a README diff.
+# a diff of the manual.
 kinds() {
 	sed -n '/^==== rust-sched-cfs boot report/,/^result:/p' "$1" | awk '
 		function fold(w) {
@@ -151,16 +152,17 @@ kinds() {
 }
 rep=$(bootdir test)/report.txt
 if [ -f "$rep" ]; then
-	awk '/^<!-- report: begin/ { on = 1; next } /^<!-- report: end/ { on = 0 } on' README.md > "$tmp/sample"
+	manual=Documentation/rust-sched-cfs-harness.md
+	awk '/^<!-- report: begin/ { on = 1; next } /^<!-- report: end/ { on = 0 } on' "$manual" > "$tmp/sample"
 	if [ ! -s "$tmp/sample" ]; then
-		ko "README.md has no sample report between the report markers"
+		ko "$manual has no sample report between the report markers"
 	else
 		d=$(diff <(kinds "$tmp/sample") <(kinds "$rep"))
-		[ -z "$d" ] && ok "README.md's sample report has the line kinds of $rep" ||
-			ko "README.md's sample report and $rep differ in their lines (< README, > report): $(tr '\n' ' ' <<< "$d")"
+		[ -z "$d" ] && ok "$manual's sample report has the line kinds of $rep" ||
+			ko "$manual's sample report and $rep differ in their lines (< manual, > report): $(tr '\n' ' ' <<< "$d")"
 	fi
 else
-	sk "no report of a make test boot ($rep): the README sample case"
+	sk "no report of a make test boot ($rep): the manual's sample case"
 fi
 
 echo "check-harness: $pass passed, $failed failed, $skipped skipped"
