@@ -147,6 +147,9 @@ def main():
         print("no boots (boots.txt)")
         return 1
     pieces = conf_pieces(rdir)
+    if not pieces:
+        print(f"no pieces measured ({rdir}/pieces.txt missing or empty)")
+        return 1
     print("Boots (kernel, set, boot.sh's status: 0 every check passed, no splat):")
     for name, kernel, idx, rc in bl:
         print(f"  {name:24s} {kernel:6s} set {idx}  exit {rc}")

@@ -109,6 +109,8 @@ for conf in tiny distro; do
 			fi
 		done
 	done
+	# No function compared is no comparison (llvm-nm missing, nothing built).
+	[ "$nf" -gt 0 ] || die "$conf: no function compared in $objs"
 	log "$conf: CONFIG_SCHED_RUST_CFS=n: $nsame of $nf functions in $(echo $objs | wc -w) objects ($(echo $objs | tr '\n' ' ')) identical to stock + patches/0000"
 done
 [ $rc = 0 ] || fail "CONFIG_SCHED_RUST_CFS=n is not stock plus the series' C patches"

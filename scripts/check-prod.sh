@@ -32,6 +32,14 @@ for o in "$F" "$R"; do
 done
 nm() { llvm-nm$LLVM_SUFFIX "$@"; }
 demangle() { llvm-cxxfilt$LLVM_SUFFIX; }
+# The checks below read symbol lists: an empty list (a tool missing, an
+# object of the wrong kind) would pass them all.
+for o in "$F" "$R"; do
+	[ "$(nm -u "$o" | wc -l)" -gt 0 ] && [ "$(nm --defined-only "$o" | wc -l)" -gt 0 ] ||
+		die "llvm-nm$LLVM_SUFFIX lists no symbol of ${o#$B/}"
+done
+nm --defined-only "$F" | grep -q ' pick_task_fair$' ||
+	die "${F#$B/} does not define pick_task_fair(): not fair.c's object"
 
 # 1. No evaluation code.
 twins='vruntime_eligible|pick_eevdf|alloc_fair_sched_group|free_fair_sched_group|init_tg_cfs_entry|pref_llc_running_(inc|dec)|account_llc_(en|de)queue|__update_mm_sched|fraction_mm_sched|update_avg_scale'
