@@ -140,14 +140,6 @@ if problems:
     sys.exit(1)
 
 # ------------------------------------------------------------------- report
-def boot_ratio(a, b, n=200):
-    """95 % bootstrap interval of median(a) / median(b), each side resampled."""
-    rnd = random.Random(20261125)
-    v = sorted(statistics.median(rnd.choices(a, k=len(a))) / max(1, statistics.median(rnd.choices(b, k=len(b))))
-               for _ in range(n))
-    return v[int(0.025 * n)], v[int(0.975 * n) - 1]
-
-
 # The few figures README.md quotes (make bench-readme puts them there):
 # ranges over the cases and workloads of the tables below.
 summary = []
@@ -253,48 +245,33 @@ if have_percall:
     "sleeping) are left out and counted in `excl`, with calls that did not return on their vCPU. "
     "`ins`: instructions per call, p10/p50/p90/max; `dl`/`il`: distinct data/instruction cache lines "
         "per call (mean); `l1d`/`l2`: misses per call (mean) of a simulated private 32 KiB 8-way L1D "
-        "and 1 MiB 16-way L2 per vCPU, LRU, fed by every data access of the guest.")
+        "and 1 MiB 16-way L2 per vCPU, LRU, fed by every data access of the guest. "
+        "These calls run behind the debug option's C/Rust dispatch (its cost per side: the dispatch_ "
+        "cases above), each side in its own runs, on different states: the rows describe each side and "
+        "are not a Rust/C comparison. Rust against C per call at the production call sites, without "
+        "the dispatch, is `make bench-prod`'s; on the same states, the next section's.")
     say("")
     say("```")
     say(f"{'piece':<12} {'workload':<10} {'side':<5} {'calls':>7} {'excl':>5}  {'ins p10/p50/p90/max':<24} "
-        f"{'dl':>6} {'il':>6} {'l1d':>6} {'l2':>6}  {'Rust/C p50 ins':>14}")
+        f"{'dl':>6} {'il':>6} {'l1d':>6} {'l2':>6}")
     box = []
     cachebars = []
-    pc_ratio = {}   # piece -> Rust/C of the median, per workload
-    pc_stock = []   # (C/stock, Rust/stock) of the pick, per workload
-    pc_stock_ci = []  # (workload, C/stock, 95 % interval) of the pick
     workloads = []
     for _, wl in runs[:-1]:
         if wl not in workloads:
             workloads.append(wl)
     for piece in PIECES:
         for wl in workloads:
-            med = {}
-            # "stock": the runs with 7.3's stock pick (every piece else on C):
-            # the pick's third side, C/stock the gain of the series' first patch.
+            # "stock": the runs with 7.3's stock pick (every piece else on C).
             for impl in ("c", "rust", "stock") if piece == "pick" else ("c", "rust"):
                 recs = percall.get((piece, wl, impl), [])
                 if not recs:
                     continue
                 ins = sorted(r[0] for r in recs)
-                med[impl] = pct(ins, 50)
                 means = [sum(r[i] for r in recs) / len(recs) for i in range(1, 5)]
-                ratio = ""
-                if impl == "rust" and med.get("c"):
-                    ratio = f"{med['rust'] / med['c']:14.3f}"
-                    pc_ratio.setdefault(piece, []).append(med["rust"] / med["c"])
-                elif impl == "stock" and med.get("stock"):
-                    if med.get("c") and med.get("rust"):
-                        pc_stock.append((med["c"] / med["stock"], med["rust"] / med["stock"]))
-                    ratio = f"C/stock {med['c'] / med['stock']:.3f}" if med.get("c") else ""
-                    if med.get("c"):
-                        lo, hi = boot_ratio([r[0] for r in percall[(piece, wl, "c")]], [r[0] for r in recs])
-                        ratio += f" [{lo:.3f}, {hi:.3f}]"
-                        pc_stock_ci.append((wl, med["c"] / med["stock"], lo, hi))
-                    ratio += f", Rust/stock {med['rust'] / med['stock']:.3f}" if med.get("rust") else ""
                 say(f"{piece:<12} {wl:<10} {impl:<5} {len(recs):7d} {excluded.get((piece, wl, impl), 0):5d}  "
                     f"{'/'.join(str(pct(ins, p)) for p in (10, 50, 90)) + '/' + str(ins[-1]):<24} "
-                    f"{means[0]:6.1f} {means[1]:6.1f} {means[2]:6.2f} {means[3]:6.2f}  {ratio}")
+                    f"{means[0]:6.1f} {means[1]:6.1f} {means[2]:6.2f} {means[3]:6.2f}")
                 if impl != "stock":
                     box.append((piece, wl, impl, pct(ins, 10), pct(ins, 25), pct(ins, 50), pct(ins, 75),
                                 pct(ins, 90)))
@@ -324,17 +301,10 @@ if have_percall:
             say(f"{piece:<12} " + "; ".join(row))
     say("```")
     say("")
-    for piece in PIECES:
-        if pc_ratio.get(piece):
-            summary.append(("percall", piece, len(pc_ratio[piece]), min(pc_ratio[piece]), max(pc_ratio[piece]),
-                            paths.get((piece, "c")), paths.get((piece, "rust"))))
-    if pc_stock:
-        summary.append(("percall_stock", len(pc_stock), min(c for c, _ in pc_stock), max(c for c, _ in pc_stock),
-                        min(r for _, r in pc_stock), max(r for _, r in pc_stock), pc_stock_ci))
     # The same states: each side of the shadow check on every live call.
     say("### Per call on the same states")
     say("")
-    say("The per-call rows above compare C and Rust on different runs, whose states (queue lengths, "
+    say("The per-call rows above are C and Rust on different runs, whose states (queue lengths, "
         "which path a call takes) differ. In the shadow runs (`pcrun shadow`: hackbench, wake, pipe, "
         "the LLC threads and the cgroup tree, the live side Rust, the shadow check on) every live pick "
         "runs the C, Rust and stock C pick again, every LLC enqueue, dequeue and occupancy sample of a "
@@ -565,7 +535,7 @@ def ins_rng(a, b):
 
 
 sm = []
-micro, percall_rows = [], []
+micro = []
 dispatch_line = pairs_line = None
 for item in summary:
     if item[0] == "pick_icount":
@@ -576,16 +546,12 @@ for item in summary:
     elif item[0] == "stock_icount":
         sm.append(f"- The same states against 7.3's stock C: C/stock {rng(item[2], item[3])} (the first "
                   f"patch, for every kernel), Rust/stock {rng(item[4], item[5])}.")
-    elif item[0] == "percall":
-        row = f"{item[1]} {rng(item[3], item[4])}"
-        if item[5] and item[6] and len(item[5]) > 2:
-            row += f" (its paths, in instructions: C {'/'.join(map(str, item[5]))}, Rust {'/'.join(map(str, item[6]))})"
-        percall_rows.append(row)
     elif item[0] == "dispatch":
-        dispatch_line = (f"- The per-call figures run behind the debug option's C/Rust dispatch, which adds "
-                         f"{ins_rng(item[1], item[2])} instructions to a C call and "
-                         f"{ins_rng(item[3], item[4])} to a Rust one (the microbenchmarks' "
-                         f"dispatch_ cases).")
+        dispatch_line = (f"- The per-call tables inside workloads run behind the debug option's C/Rust "
+                         f"dispatch, which adds {ins_rng(item[1], item[2])} instructions to a C pick and "
+                         f"{ins_rng(item[3], item[4])} to a Rust one (the microbenchmarks' dispatch_ "
+                         f"cases): they describe each side; Rust/C per call at the production call "
+                         f"sites is make bench-prod's.")
     elif item[0] == "pairs":
         rows = [f"{p} {rm:.3f} ({r50:.3f}"
                 + (f"; per group, Rust - C: median {item[2][p][0]} instructions" if p in item[2] else "")
@@ -595,19 +561,12 @@ for item in summary:
                       f"{min(n for _, n, _, _ in item[1])} calls or more each), Rust/C of the mean, the "
                       "total over the same calls (of the median): "
                       + ", ".join(rows) + (f"; the pick against stock C: {st[0]} (means)" if st else "") + ".")
-    elif item[0] == "percall_stock":
-        sm.append(f"- The pick per call inside workloads against the stock pick: C/stock {rng(item[2], item[3])}, "
-                  f"Rust/stock {rng(item[4], item[5])}; C/stock with its 95 % bootstrap interval: "
-                  + ", ".join(f"{w} {r:.3f} [{lo:.3f}, {hi:.3f}]" for w, r, lo, hi in item[6]) + ".")
 if sm and sm[0].startswith("- In-kernel"):
     sm[0] += ", ".join(micro) + "."
 if pairs_line:
     sm.insert(min(2, len(sm)), pairs_line)
-if percall_rows:
-    sm.insert(min(3, len(sm)), "- Per call inside workloads, each side in its own runs, Rust/C of the medians "
-              "(range over the workloads): " + ", ".join(percall_rows) + ".")
-    if dispatch_line:
-        sm.insert(min(4, len(sm)), dispatch_line)
+if dispatch_line:
+    sm.insert(min(3, len(sm)), dispatch_line)
 with open(os.path.join(RES, "summary.md"), "w") as f:
     for item in sm:
         f.write("\n".join(textwrap.wrap(item, 100, subsequent_indent="  ", break_on_hyphens=False)) + "\n")

@@ -181,7 +181,9 @@ splat='WARNING:|BUG:|Oops|Kernel panic|general protection fault|possible recursi
 # side, not a failure of the boot; every other splat is.
 nodata='^$'
 [ "$mode" = latency ] && nodata='rcu: INFO|rcu_.*detected stalls|Call Trace:'
-if grep -E "$splat" "$con" | grep -qvE "$nodata"; then
+# (grep > /dev/null, not -q: under pipefail, a -q that stops reading early
+# could fail the first grep with SIGPIPE and hide the splat.)
+if grep -E "$splat" "$con" | grep -vE "$nodata" >/dev/null; then
 	problems+=("kernel reported a problem:")
 	problems+=("$(grep -nE "$splat" "$con" | grep -vE "$nodata" | head -n5)")
 fi

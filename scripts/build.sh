@@ -137,7 +137,7 @@ fi
 # prints source paths with the absolute srctree ($WORK/...), clang puts the
 # path on the warning line, rustc on the " --> " line after it.
 ours='(^|[ /])(kernel/sched/(rust|tests)/|rust/kernel/sched/|kernel/sched/fair\.c)'
-if grep -E "$ours" "$B/build.log" | grep -qE 'warning:| --> '; then
+if grep -E "$ours" "$B/build.log" | grep -E 'warning:| --> ' >/dev/null; then
 	grep -B6 -A8 -E 'warning:' "$B/build.log" | head -n 80 >&2
 	fail "warnings in the project's files (full log: $B/build.log)"
 fi

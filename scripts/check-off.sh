@@ -4,9 +4,9 @@
 # The two shapes a user runs, against what they must be.
 #
 # 1. CONFIG_SCHED_RUST_CFS=n is 7.3's stock code plus the series' C
-# improvements (patches/0000-*, "sched/fair: Compute the eligibility sums
-# once per pick"), byte for byte: every object built from a file the series
-# touches (kernel/sched/: sched.h reaches all of them, fair.c, debug.c in
+# improvements (C_PATCHES in scripts/common.sh: the eligibility sums once
+# per pick), byte for byte: every object built
+# from a file the series touches (kernel/sched/: sched.h reaches all of them, fair.c, debug.c in
 # build_utility.o; mm/percpu.c) is built from that tree and from the
 # overlaid tree, and every function must disassemble to the same
 # instructions and relocations (the targets of calls and of data
@@ -31,8 +31,9 @@
 BASE=$CACHE/src/base
 rm -rf "$BASE"
 cp -al "$PRISTINE/." "$BASE"
-for p in "$TOP"/patches/0000-*.patch; do
-	[ -f "$p" ] || continue
+for p in $C_PATCHES; do
+	p=$TOP/patches/$p.patch
+	[ -f "$p" ] || fail "no $p: C_PATCHES in scripts/common.sh names the series' C patches"
 	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$p"); do
 		cp --remove-destination "$PRISTINE/$f" "$BASE/$f"
 	done
@@ -111,7 +112,7 @@ for conf in tiny distro; do
 	done
 	# No function compared is no comparison (llvm-nm missing, nothing built).
 	[ "$nf" -gt 0 ] || die "$conf: no function compared in $objs"
-	log "$conf: CONFIG_SCHED_RUST_CFS=n: $nsame of $nf functions in $(echo $objs | wc -w) objects ($(echo $objs | tr '\n' ' ')) identical to stock + patches/0000"
+	log "$conf: CONFIG_SCHED_RUST_CFS=n: $nsame of $nf functions in $(echo $objs | wc -w) objects ($(echo $objs | tr '\n' ' ')) identical to stock + $C_PATCHES"
 done
 [ $rc = 0 ] || fail "CONFIG_SCHED_RUST_CFS=n is not stock plus the series' C patches"
 

@@ -38,7 +38,7 @@ for o in "$F" "$R"; do
 	[ "$(nm -u "$o" | wc -l)" -gt 0 ] && [ "$(nm --defined-only "$o" | wc -l)" -gt 0 ] ||
 		die "llvm-nm$LLVM_SUFFIX lists no symbol of ${o#$B/}"
 done
-nm --defined-only "$F" | grep -q ' pick_task_fair$' ||
+nm --defined-only "$F" | grep ' pick_task_fair$' >/dev/null ||
 	die "${F#$B/} does not define pick_task_fair(): not fair.c's object"
 
 # 1. No evaluation code.

@@ -24,6 +24,9 @@ export PYTHONDONTWRITEBYTECODE=1
 # The kernel tree: pristine (never modified) and the overlaid working copy.
 PRISTINE=$CACHE/src/pristine
 WORK=${KWORK:-$CACHE/src/work}
+# The series' patches to the C scheduler alone, which every kernel gets
+# (CONFIG_SCHED_RUST_CFS=n is stock plus these: scripts/check-off.sh).
+C_PATCHES="0001-sched-fair-eligibility-once"
 
 _t0=${_t0:-$(date +%s)}
 export _t0

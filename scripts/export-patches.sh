@@ -75,7 +75,7 @@ a heap search with a running curr, 0.85 with a running curr, 0.98 when
 the leftmost entity is eligible, 1.00 with a protected curr. A
 tinyconfig build's entity_eligible() is 34 instructions, where it was 4
 and a tail call to the 32 of vruntime_eligible()." \
-	patches/0000-sched-fair-eligibility-once.patch
+	patches/0001-sched-fair-eligibility-once.patch
 
 commit "rust: sync: Mark Atomic::from_ptr(), as_ptr() and Opaque::get() inline" \
 "Atomic::from_ptr() with load() or store() is the Rust form of READ_ONCE()
@@ -98,7 +98,7 @@ Atomic::<T>::from_ptr() and Opaque::<T>::get() for five types. With it,
 none is left: the accessors compile to the field access.
 
 Mark the four functions #[inline], as the rest of the atomic API is." \
-	patches/0009-rust-inline-as-ptr.patch
+	patches/0002-rust-inline-as-ptr.patch
 
 commit "rust: bug: Let warn_on!() leave leaf functions leaves" \
 "warn_on!() is one trapping instruction with its bug table entry, in an
@@ -121,7 +121,7 @@ distribution-like -O2 kernel with pointer authentication and BTI): its
 out-of-line heap search pick_eevdf_many(), a leaf with one
 warn_on_once!(), loses its paciasp, frame record and autiasp, five
 instructions of every pick that is not the leftmost fastpath." \
-	patches/0013-rust-bug-warn-nostack.patch
+	patches/0003-rust-bug-warn-nostack.patch
 
 commit "rust: bug: Add warn_on_once!()" \
 "Rust has warn_on!(), but no equivalent of WARN_ON_ONCE(), the form most
@@ -134,7 +134,7 @@ table, it is warn_on!() with BUGFLAG_ONCE in the entry, as C's
 WARN_ON_ONCE() is, one trapping instruction that adds no call, so a leaf
 function stays a leaf; elsewhere it is WARN_ON() run once, with
 do_once_lite!()." \
-	patches/0011-rust-bug-warn-on-once.patch
+	patches/0004-rust-bug-warn-on-once.patch
 
 commit "rust: percpu: Add owned dynamic per-CPU allocations" \
 "Rust has no access to the per-CPU allocator: a Rust data structure that
@@ -156,7 +156,7 @@ dropped and the memory freed. Mutable access to an instance needs
 &mut PerCpu<T>, and a &mut T only for Unpin types." \
 	rust/kernel/percpu.rs:rust/kernel/percpu.rs \
 	rust/helpers/percpu.c:rust/helpers/percpu.c \
-	patches/0010-rust-percpu.patch
+	patches/0005-rust-percpu.patch
 
 # So that every commit builds with CONFIG_SCHED_RUST_CFS=y and =n (make
 # check-series), the Kconfig and the Makefile of kernel/sched/rust/ grow with
@@ -199,7 +199,7 @@ as cmd_rustc_o_rs compiles a crate, objtool included. The crate may be
 built in a subdirectory; its make runs first. The Rust functions to inline
 must be #[inline(always)]: LLVM otherwise refuses because rustc's target
 features are not a subset of clang's on x86_64 (+soft-float, x87)." \
-	patches/0012-kbuild-c-rust-inline.patch
+	patches/0006-kbuild-c-rust-inline.patch
 
 commit "sched: Add CONFIG_SCHED_RUST_CFS" \
 "Parts of the fair scheduler can be implemented in Rust, in the kernel, if
@@ -222,7 +222,7 @@ Add a MAINTAINERS entry for the Rust parts of the scheduler." \
 	kernel/sched/rust/layout.c:kernel/sched/rust/layout.c \
 	kernel/sched/rust/lockdep.c:kernel/sched/rust/lockdep.c \
 	kernel/sched/rust/sched_rust.h:kernel/sched/rust/sched_rust.h \
-	patches/0001-sched-build.patch
+	patches/0007-sched-build.patch
 
 commit "rust: sched: Add fair-scheduler views and task group state" \
 "The fair scheduler keeps its state in structures private to kernel/sched/,
@@ -260,7 +260,7 @@ Rust code sees the scheduler's internals." \
 	rust/kernel/sched/group.rs:rust/kernel/sched/group.rs \
 	rust/kernel/sched/llc.rs:rust/kernel/sched/llc.rs \
 	rust/kernel/sched/lock.rs:rust/kernel/sched/lock.rs \
-	patches/0002-rust-sched-bindings.patch
+	patches/0008-rust-sched-bindings.patch
 
 
 # The crate root as it is after the pick commit and after the tg_state one.
@@ -326,7 +326,7 @@ module so that fair.c inlines the Rust pick as it inlined its own." \
 	"$CACHE/Makefile.core:kernel/sched/rust/Makefile" \
 	"$CACHE/sched_rust.pick.rs:kernel/sched/rust/sched_rust.rs" \
 	kernel/sched/rust/eevdf.rs:kernel/sched/rust/eevdf.rs \
-	patches/0003-sched-fair-rust-pick.patch
+	patches/0009-sched-fair-rust-pick.patch
 
 commit "sched/fair: Allocate the per-CPU task group state in Rust" \
 "Every task group but the root owns a per-CPU struct cfs_tg_state whose
@@ -342,7 +342,7 @@ C accessors keep working. The two steps that are static in fair.c get
 wrappers the Rust side can call." \
 	"$CACHE/sched_rust.tg.rs:kernel/sched/rust/sched_rust.rs" \
 	kernel/sched/rust/tg_state.rs:kernel/sched/rust/tg_state.rs \
-	patches/0004-sched-fair-rust-tg-state.patch
+	patches/0010-sched-fair-rust-tg-state.patch
 
 commit "sched/fair: Account LLC occupancy in Rust" \
 "Cache-aware scheduling keeps three sets of counters in step with the
@@ -359,7 +359,7 @@ C callers and passed in. An unpaired decrement of nr_llc_running or
 nr_pref_llc_running wraps as in C and is reported once with WARN_ON." \
 	kernel/sched/rust/sched_rust.rs:kernel/sched/rust/sched_rust.rs \
 	kernel/sched/rust/llc.rs:kernel/sched/rust/llc.rs \
-	patches/0005-sched-fair-rust-llc.patch
+	patches/0011-sched-fair-rust-llc.patch
 
 commit "Documentation: scheduler: Describe CONFIG_SCHED_RUST_CFS" \
 "Scheduler developers who enable CONFIG_SCHED_RUST_CFS need to know what
@@ -368,7 +368,7 @@ how it is tested and compared with C.
 
 Add Documentation/scheduler/sched-rust-cfs.rst." \
 	Documentation/scheduler/sched-rust-cfs.rst:Documentation/scheduler/sched-rust-cfs.rst \
-	patches/0008-documentation-scheduler-index.patch
+	patches/0012-documentation-scheduler-index.patch
 
 # Part 2: the evaluation aids, a debug option, not for merging.
 commit "sched/rust: Keep the C implementations beside the Rust ones (not for merging)" \
@@ -397,7 +397,7 @@ CONFIG_SCHED_RUST_CFS_STATS counts the branch every pick takes." \
 	kernel/sched/rust/fair_debug.c:kernel/sched/rust/fair_debug.c \
 	kernel/sched/rust/fair_shadow.c:kernel/sched/rust/fair_shadow.c \
 	kernel/sched/rust/fair_stats.c:kernel/sched/rust/fair_stats.c \
-	patches/0007-sched-rust-debug.patch
+	patches/0013-sched-rust-debug.patch
 
 commit "mm/percpu: Add a KUnit static stub to pcpu_alloc_noprof() (not for merging)" \
 "Not for merging with this series' evaluation patches as they are: the
@@ -411,7 +411,7 @@ Redirect pcpu_alloc_noprof() to a KUnit static stub when a test activates
 one, only in a kernel built with this series' KUnit suite
 (CONFIG_SCHED_RUST_CFS_KUNIT_TEST): there it costs a static branch, and
 any other kernel, one with KUnit among them, compiles percpu.c as before." \
-	patches/0006-mm-percpu-kunit-static-stub.patch
+	patches/0014-mm-percpu-kunit-static-stub.patch
 
 commit "sched/rust: Add KUnit parity tests and benchmarks (not for merging)" \
 "Not for merging: an evaluation aid for this series, a debug option.
