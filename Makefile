@@ -31,7 +31,7 @@ FLAVOUR ?= test
 BOOT_ARGS ?=
 
 .PHONY: all help main test test-kasan test-arm64 test-all stress latency weights cpumax boot shell bench bench-arm64 \
-	bench-prod bench-readme-prod bench-scale bench-readme bench-readme-arm64 bench-readme-scale kunit kunit-uml setup fetch overlay patches check-series \
+	bench-prod bench-readme-prod bench-scale bench-readme bench-readme-arm64 bench-readme-scale kunit kunit-uml setup fetch overlay patches series-branch series-import check-series \
 	lint check-off check-inline check-rust-min check-unsound check-harness clean
 
 all: main
@@ -121,6 +121,12 @@ overlay: ## copy the overlay and apply patches/ onto the cache's kernel tree
 
 patches: ## export the upstream-style patch series (git format-patch layout)
 	@$(S)/export-patches.sh
+
+series-branch: ## the series as a git repository in the cache, one commit per patch, to edit with git
+	@$(S)/export-patches.sh branch
+
+series-import: ## write the series-branch repository's commits back into patches/
+	@$(S)/import-series.sh
 
 check-series: ## apply the series patch by patch, build each with the option on and off, b4 prep
 	@$(S)/check-series.sh

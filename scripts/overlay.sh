@@ -2,9 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Make the working kernel tree: a copy of the pristine tree with this
-# project's files copied in and patches/ applied. Idempotent: files touched
-# by a patch are restored from the pristine tree before patching, and the
-# pristine tree is never modified.
+# project's files copied in and patches/ applied in the series' order
+# (patches/series). Idempotent: files touched by a patch are restored from
+# the pristine tree before patching, and the pristine tree is never modified.
+#
+# The work tree is an output: its files come from the repository (the
+# project's files) and from patches/ (existing kernel files). A file of it
+# edited by hand is not overwritten: the overlay stops and says where the
+# edit belongs (the repository file, or the patch: make series-import writes
+# the series' git repository back into patches/, see the README).
 
 . "$(dirname "$0")/common.sh"
 
@@ -20,14 +26,27 @@ fi
 
 # The project's own files: copied only when changed, so that make sees the
 # right timestamps and an unchanged overlay rebuilds nothing.
+# $LAST keeps what the overlay last wrote, to tell a hand edit of the work
+# tree from a change of the repository.
+LAST=$CACHE/overlay-last
+edited=()
 sync_file() {
-	mkdir -p "$(dirname "$2")"
+	local rel=${2#$WORK/}
+	mkdir -p "$(dirname "$2")" "$(dirname "$LAST/$rel")"
+	echo "$rel" >> "$MANIFEST.new"
+	if [ -f "$2" ] && [ -f "$LAST/$rel" ] && ! cmp -s "$2" "$LAST/$rel" && ! cmp -s "$1" "$2"; then
+		edited+=("$rel")
+		return
+	fi
 	cmp -s "$1" "$2" || cp "$1" "$2"
+	cmp -s "$1" "$LAST/$rel" || cp "$1" "$LAST/$rel"
 }
+MANIFEST=$WORK/.rust-sched-cfs-files
+: > "$MANIFEST.new"
 for d in kernel/sched/rust rust/kernel/sched; do
-	(cd "$TOP" && find "$d" -type f) | while read -r f; do
+	while read -r f; do
 		sync_file "$TOP/$f" "$WORK/$f"
-	done
+	done < <(cd "$TOP" && find "$d" -type f)
 done
 sync_file "$TOP/rust/kernel/sched.rs" "$WORK/rust/kernel/sched.rs"
 sync_file "$TOP/rust/kernel/percpu.rs" "$WORK/rust/kernel/percpu.rs"
@@ -52,7 +71,13 @@ for f in $files; do
 		cp -p "$PRISTINE/$f" "$STAGE/$f"
 	fi
 done
-for p in "$TOP"/patches/*.patch; do
+series=$(grep -v '^[[:space:]#]' "$TOP/patches/series" | grep -v '^$')
+[ "$(echo "$series" | wc -l)" = "$(ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch | wc -l)" ] ||
+	fail "patches/series does not name every patches/NNNN-*.patch"
+for name in $series; do
+	p=$TOP/patches/$name.patch
+	[ -f "$p" ] || fail "patches/series names $name: no $p"
+	grep -q '^+++ b/' "$p" || continue	# a patch that only adds files
 	if ! out=$(patch -d "$STAGE" -p1 --forward --no-backup-if-mismatch -r - < "$p" 2>&1); then
 		printf '%s\n' "$out" >&2
 		fail "patches/$(basename "$p") does not apply to Linux $(cat "$PRISTINE/.debian-version" 2>/dev/null || echo "in $PRISTINE"); see the output above"
@@ -61,4 +86,10 @@ done
 for f in $files; do
 	sync_file "$STAGE/$f" "$WORK/$f"
 done
+if [ ${#edited[@]} -gt 0 ]; then
+	printf '  %s\n' "${edited[@]}" >&2
+	fail "the files above were edited in the work tree ($WORK), which the overlay rebuilds: make the edit in the repository (a project file) or in patches/ (an existing kernel file: make series-branch, edit, make series-import); or discard it with rm $LAST/<file>"
+fi
+sort -u "$MANIFEST.new" > "$MANIFEST"
+rm -f "$MANIFEST.new"
 log "overlay applied: $(ls "$TOP"/patches/*.patch | wc -l) patches, $(echo $files | wc -w) files"
