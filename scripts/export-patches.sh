@@ -81,16 +81,16 @@ open(out + '/Kconfig.core', 'w').write(keep(core))
 open(out + '/Kconfig.debug', 'w').write(keep(core | {'SCHED_RUST_CFS_DEBUG', 'SCHED_RUST_CFS_STATS',
                                                     'SCHED_RUST_CFS_SHADOW'}))
 mk = open(makefile).read()
-debug_line = 'obj-$(CONFIG_SCHED_RUST_CFS_DEBUG) += switch.o\n'
-assert debug_line in mk
-core_mk = mk.replace(debug_line, '')
+debug = re.search(r'# The evaluation.*?\nobj-\$\(CONFIG_SCHED_RUST_CFS_DEBUG\) [^\n]*\n', mk, re.S)
+assert debug
+core_mk = mk.replace(debug.group(0), '')
 open(out + '/Makefile.build', 'w').write(
-    core_mk[:core_mk.index('\n#\n# Frame records')].rstrip('\n') + '\n\n' +
-    '# Build-time cache-line layout guards (static assertions only, no code).\nobj-y += layout.o\n')
+    core_mk[:core_mk.index('\n#\n# Frame records')].rstrip('\n') + '\n')
 open(out + '/Makefile.core', 'w').write(core_mk)
 EOP
 
-# The crate root as it is after the pick commit and after the tg_state one.
+# The crate root as it is after the pick, the tg_state and the LLC commits
+# (the test module comes with the KUnit suites).
 python3 - "$TOP/kernel/sched/rust/sched_rust.rs" "$CACHE" <<'EOP'
 import sys
 src = open(sys.argv[1]).read().split('\n')
@@ -120,10 +120,11 @@ def without(lines, piece, extra):
         skip = False
         out.append(l)
     return drop(out, extra)
+llc_stage = drop(src, ['mod kunit;'])
 llc = ['pub mod llc;', '__LOG_PREFIX', 'Prefix of the `pr_*!`']
-tg = without(src, 'llc', llc)
+tg = without(llc_stage, 'llc', llc)
 pick = without(tg, 'tg_state', ['pub mod tg_state;'])
-for name, lines in (('tg', tg), ('pick', pick)):
+for name, lines in (('llc', llc_stage), ('tg', tg), ('pick', pick)):
     text = '\n'.join(lines)
     while '\n\n\n' in text:
         text = text.replace('\n\n\n', '\n\n')

@@ -17,6 +17,8 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 
+#include "../rust/sched_rust_kunit.h"
+
 /* 0: a new random seed every boot, chosen at the first random test. */
 static ulong rust_parity_seed;
 core_param(sched_rust_parity_seed, rust_parity_seed, ulong, 0644);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cache-line layout guards of CONFIG_SCHED_RUST_CFS (build time only).
+ * Cache-line layout guards of CONFIG_SCHED_RUST_CFS_DEBUG's evaluation
+ * (build time only): the production build does not freeze these layouts.
  *
  * Two C layouts exist for cache behaviour, and the Rust pieces read and
  * write fields next to them:

@@ -93,21 +93,12 @@ pub(crate) fn account_llc_dequeue(rq: &RqLlc, p: &TaskLlc) {
     rq.update_llc_count(pref_llc, |n| n.saturating_sub(1));
 }
 
-/// Returns `v >> n`, or 0 for `n >= 64`.
-///
-/// Equivalent to `__shr_u64()` on a value.
-#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
-#[inline]
-pub(crate) fn shr_u64(v: u64, n: u32) -> u64 {
-    shr_field(|| v, n)
-}
-
 /// Returns the field `load()` reads shifted right by `n`, or 0 for `n >= 64` without reading it.
 ///
 /// Equivalent to `__shr_u64()`, which reads the field only below 64: the read stays in the
 /// branch, where a shift of a value read before it would become a conditional move.
 #[inline(always)]
-fn shr_field(load: impl FnOnce() -> u64, n: u32) -> u64 {
+pub(crate) fn shr_field(load: impl FnOnce() -> u64, n: u32) -> u64 {
     if n >= 64 {
         0
     } else {
@@ -138,57 +129,6 @@ pub(crate) trait DecayState {
     fn pcpu_epoch(&self) -> u64;
     /// Sets `pcpu_sched->epoch`.
     fn set_pcpu_epoch(&mut self, v: u64);
-}
-
-/// The decay state as values: `(cpu_epoch, cpu_epoch_next, cpu_runtime)` of the runqueue and
-/// `(runtime, epoch)` of the process on this CPU, for the tests.
-#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct Decay {
-    /// `rq->cpu_epoch`.
-    pub(crate) epoch: u64,
-    /// `rq->cpu_epoch_next`, in jiffies.
-    pub(crate) epoch_next: u64,
-    /// `rq->cpu_runtime`.
-    pub(crate) cpu_runtime: u64,
-    /// `pcpu_sched->runtime`.
-    pub(crate) runtime: u64,
-    /// `pcpu_sched->epoch`.
-    pub(crate) pcpu_epoch: u64,
-}
-
-#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
-impl DecayState for Decay {
-    fn epoch(&self) -> u64 {
-        self.epoch
-    }
-    fn set_epoch(&mut self, v: u64) {
-        self.epoch = v;
-    }
-    fn epoch_next(&self) -> u64 {
-        self.epoch_next
-    }
-    fn set_epoch_next(&mut self, v: u64) {
-        self.epoch_next = v;
-    }
-    fn cpu_runtime(&self) -> u64 {
-        self.cpu_runtime
-    }
-    fn set_cpu_runtime(&mut self, v: u64) {
-        self.cpu_runtime = v;
-    }
-    fn runtime(&self) -> u64 {
-        self.runtime
-    }
-    fn set_runtime(&mut self, v: u64) {
-        self.runtime = v;
-    }
-    fn pcpu_epoch(&self) -> u64 {
-        self.pcpu_epoch
-    }
-    fn set_pcpu_epoch(&mut self, v: u64) {
-        self.pcpu_epoch = v;
-    }
 }
 
 /// The live decay state: a runqueue's epoch clock and a process's runtime on its CPU, under
@@ -449,88 +389,4 @@ pub unsafe extern "C" fn sched_rust_update_avg_scale(avg: *mut u64, sample: u64,
     // `grp->next_scan`, is its only writer (safety requirements).
     let mut avg = unsafe { RunningAvg::from_raw(avg) };
     avg.set(update_avg_scale(avg.get(), sample, llc_size));
-}
-
-#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
-#[kernel::macros::kunit_tests(sched_rust_llc)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shr_saturates() {
-        assert_eq!(shr_u64(u64::MAX, 0), u64::MAX);
-        assert_eq!(shr_u64(8, 3), 1);
-        assert_eq!(shr_u64(u64::MAX, 63), 1);
-        assert_eq!(shr_u64(u64::MAX, 64), 0);
-        assert_eq!(shr_u64(u64::MAX, u32::MAX), 0);
-    }
-
-    #[test]
-    fn decay_halves_per_epoch() {
-        let mut d = Decay {
-            epoch: 0,
-            epoch_next: 100,
-            cpu_runtime: 1 << 20,
-            runtime: 1 << 10,
-            pcpu_epoch: 0,
-        };
-        // Not yet at the epoch boundary: nothing changes.
-        assert!(!update_mm_sched(&mut d, 100, 10));
-        assert_eq!((d.epoch, d.cpu_runtime, d.runtime), (0, 1 << 20, 1 << 10));
-        // 25 jiffies past it with a period of 10: three epochs (rounded up).
-        assert!(update_mm_sched(&mut d, 125, 10));
-        assert_eq!((d.epoch, d.epoch_next), (3, 130));
-        assert_eq!(
-            (d.cpu_runtime, d.runtime, d.pcpu_epoch),
-            (1 << 17, 1 << 7, 3)
-        );
-        // A period of 0 counts as 1.
-        assert!(update_mm_sched(&mut d, 131, 0));
-        assert_eq!((d.epoch, d.epoch_next), (4, 131));
-    }
-
-    #[test]
-    fn decay_truncates_epoch_count_like_c() {
-        // 2^32 + 1 epochs elapse: C passes the count as `unsigned int`, i.e. 1.
-        let mut d = Decay {
-            epoch: 0,
-            epoch_next: 0,
-            cpu_runtime: 1 << 40,
-            runtime: 0,
-            pcpu_epoch: 0,
-        };
-        assert!(update_mm_sched(&mut d, (1 << 32) + 1, 1));
-        assert_eq!(d.epoch, (1 << 32) + 1);
-        assert_eq!(d.cpu_runtime, 1 << 39);
-    }
-
-    #[test]
-    fn avg_scale_steps_and_truncates_like_c() {
-        // LLC of 4 CPUs: divisor clamped up to 2; of 64: clamped down to 8; of 16: 4.
-        assert_eq!(update_avg_scale(0, 10, 4), 5);
-        assert_eq!(update_avg_scale(0, 80, 64), 10);
-        assert_eq!(update_avg_scale(0, 80, 16), 20);
-        // Truncation towards zero: 1 above the sample stays there.
-        assert_eq!(update_avg_scale(3, 2, 4), 3);
-        assert_eq!(update_avg_scale(2, 3, 4), 2);
-        // A negative size converts to a huge u32: divisor 8.
-        assert_eq!(update_avg_scale(0, 80, -1), 10);
-        // The difference wraps through s64.
-        assert_eq!(update_avg_scale(0, u64::MAX, 4), 0);
-        assert_eq!(update_avg_scale(u64::MAX, 1, 4), 0);
-    }
-
-    #[test]
-    fn fraction_is_share_of_cpu_runtime() {
-        let mut d = Decay {
-            epoch: 0,
-            epoch_next: 0,
-            cpu_runtime: 999,
-            runtime: 500,
-            pcpu_epoch: 0,
-        };
-        assert_eq!(fraction(d.runtime, d.cpu_runtime), NICE_0_LOAD / 2);
-        d.cpu_runtime = u64::MAX;
-        assert_eq!(fraction(d.runtime, d.cpu_runtime), 0);
-    }
 }

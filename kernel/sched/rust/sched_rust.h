@@ -22,7 +22,6 @@ struct cfs_rq;
 struct rq;
 struct sched_cache_time;
 struct sched_entity;
-struct sched_statistics;
 struct task_group;
 struct task_struct;
 
@@ -62,13 +61,6 @@ void sched_rust_free_fair_sched_group(struct task_group *tg);
 void sched_rust_init_tg_cfs_entry(struct task_group *tg, struct cfs_rq *cfs_rq,
 				  struct sched_entity *se, int cpu,
 				  struct sched_entity *parent);
-#ifdef CONFIG_SCHED_RUST_CFS_KUNIT_TEST
-/* The accessors tg_cfs_rq(), tg_se(), cfs_rq_se(), for the parity tests only. */
-struct cfs_rq *sched_rust_tg_cfs_rq(struct task_group *tg, int cpu);
-struct sched_entity *sched_rust_tg_se(struct task_group *tg, int cpu);
-struct sched_entity *sched_rust_cfs_rq_se(struct cfs_rq *cfs_rq);
-struct sched_statistics *sched_rust_group_se_stats(struct sched_entity *se);
-#endif
 /*
  * The LLC occupancy accounting (CONFIG_SCHED_CACHE), with the contracts of
  * account_llc_enqueue(), account_llc_dequeue(), pref_llc_running_inc() and

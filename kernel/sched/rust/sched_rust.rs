@@ -4,8 +4,8 @@
 //!
 //! C header: [`kernel/sched/rust/sched_rust.h`](srctree/kernel/sched/rust/sched_rust.h)
 //!
-//! The C implementations in `kernel/sched/fair.c` stay compiled; `kernel/sched/rust/switch.c`
-//! selects one side per piece at run time. Pieces:
+//! Each piece replaces the implementation of `kernel/sched/fair.c` where the option is set, and
+//! fair.c keeps maintaining the state the pieces read. Pieces:
 //!
 //! - [`eevdf`]: the EEVDF deadline-ordered pick, `pick_eevdf()`, and the eligibility test.
 //! - `llc`: the LLC occupancy accounting of cache-aware scheduling (with
@@ -18,6 +18,9 @@ pub mod eevdf;
 pub mod llc;
 #[cfg(CONFIG_FAIR_GROUP_SCHED)]
 pub mod tg_state;
+
+#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
+mod kunit;
 
 /// Prefix of the `pr_*!` messages of this crate (a module would get it from `module!`).
 #[cfg(CONFIG_SCHED_CACHE)]
