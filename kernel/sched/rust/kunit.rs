@@ -140,6 +140,7 @@ mod llc {
     mod tests {
         use super::*;
         use crate::llc::*;
+        use kernel::sched::NICE_0_LOAD;
 
         #[test]
         fn shr_saturates() {
