@@ -45,7 +45,7 @@ help: ## this list
 	@sed -n 's/^\([a-z0-9-]*\):.*## \(.*\)/\1\t\2/p' $(firstword $(MAKEFILE_LIST)) | \
 		awk -F'\t' '{ printf "  %-19s %s\n", $$1, $$2 }'
 	@echo "Variables: V=1 (verbose), FLAVOUR= and BOOT_ARGS= (boot, shell), ARCH=arm64,"
-	@echo "  RUST_SCHED_CFS_CACHE=<dir> (builds and logs), KSRC=<kernel tree>: the rst (\"Targets, variables and results\") lists them all."
+	@echo "  RUST_SCHED_CFS_CACHE=<dir> (builds and logs), KSRC=<kernel tree>: Documentation/rust-sched-cfs-evaluation.rst (\"Targets, variables and results\") lists them all."
 	@echo "Exit status of the scripts: 0 pass, 1 a check failed, 2 harness or environment, 4 skipped."
 
 main: ## build the production kernel (CONFIG_SCHED_RUST_CFS=y, no debug option, distribution-like), check it, boot it

@@ -107,6 +107,29 @@ def tost(a, b, margin):
     return (mb / ma, lo, hi, v)
 
 
+def paired_paths(va, vb, tolerance=5.0):
+    """The paths (counts of 5 % of the calls or more) of two kernels paired
+    by rank of share, when both have as many, each pair's shares are within
+    `tolerance` percentage points and no two paths of one kernel are within
+    2 points of each other: the same route, taken about as often, whose
+    counts then compare route by route whatever the mix does to the median
+    (a pairing by share, not an identification of the route). None when the
+    shares do not pair up so."""
+    def ranked(v):
+        share = {}
+        for x in v:
+            share[x] = share.get(x, 0) + 1
+        return sorted(((x, 100 * share[x] / len(v)) for x in percall_data.paths(v)), key=lambda t: -t[1])
+    ra, rb = ranked(va), ranked(vb)
+    if not ra or len(ra) != len(rb) or any(abs(sa - sb) > tolerance for (_, sa), (_, sb) in zip(ra, rb)):
+        return None
+    # Two routes taken about as often on one kernel could pair either way.
+    for r in (ra, rb):
+        if any(r[i][1] - r[i + 1][1] < 2 for i in range(len(r) - 1)):
+            return None
+    return [(xa, xb, sa, sb) for (xa, sa), (xb, sb) in zip(ra, rb)]
+
+
 def plot(rdir, rows):
     """ratios.svg: per piece, =y/=n and =n/stock of the means with their
     intervals (gnuplot; nothing when it is missing)."""
@@ -226,6 +249,10 @@ def main():
             print(f"  {b}/{a}: mean {r:.3f} [{lo:.3f}, {hi:.3f}] ({verdict}{spread}), "
                   f"median {percall_data.pct(vb, 50)}/{percall_data.pct(va, 50)} = "
                   f"{percall_data.pct(vb, 50) / max(1, percall_data.pct(va, 50)):.3f}{rs}")
+            pp = paired_paths(va, vb)
+            if pp:
+                print(f"    paths paired by share (a route taken as often on both): "
+                      + ", ".join(f"{y}/{x} ({sy:.0f}%/{sx:.0f}%)" for x, y, sx, sy in pp))
         print()
 
     plot(rdir, plot_rows)

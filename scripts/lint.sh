@@ -37,15 +37,21 @@ printf '%s\n' "$out" | grep -E '^(checkpatch |total|WARNING|ERROR|CHECK)'
 [ "$(printf '%s\n' "$out" | grep -c '^checkpatch .*: ok')" -ge 10 ] ||
 	fail "the exported series has no checkpatch verdicts"
 [ $rc = 0 ] || fail "checkpatch found problems in the exported series"
-log "reStructuredText of Documentation/scheduler/sched-rust-cfs.rst (docutils, warnings fail)"
-/usr/bin/python3 - "$TOP/Documentation/scheduler/sched-rust-cfs.rst" <<'EOP' || fail "the document has reStructuredText problems"
+log "reStructuredText of the two documents (docutils, warnings fail; the upstream one at most 80 columns)"
+/usr/bin/python3 - "$TOP/Documentation/scheduler/sched-rust-cfs.rst" "$TOP/Documentation/rust-sched-cfs-evaluation.rst" <<'EOP' || fail "the documents have reStructuredText problems"
 import io, sys
 import docutils.core
-err = io.StringIO()
-docutils.core.publish_string(open(sys.argv[1]).read(), writer_name='html',
-                             settings_overrides={'warning_stream': err, 'report_level': 2})
-if err.getvalue():
-    sys.exit(err.getvalue())
+bad = []
+for path in sys.argv[1:]:
+    err = io.StringIO()
+    docutils.core.publish_string(open(path).read(), writer_name='html',
+                                 settings_overrides={'warning_stream': err, 'report_level': 2})
+    if err.getvalue():
+        bad.append(err.getvalue())
+long = [f'{sys.argv[1]}:{n}: {len(l)} columns' for n, l in enumerate(open(sys.argv[1]), 1)
+        if len(l.rstrip('\n')) > 80]
+if bad or long:
+    sys.exit('\n'.join(bad + long))
 EOP
 log "misuse snippets against the bench kernel's crate (check-unsound)"
 # Its own status: 1 a snippet did not fail as expected, 2 a harness problem.

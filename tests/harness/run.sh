@@ -45,12 +45,12 @@ targets=$(sed -n 's/^\([a-z0-9-]*\):.*/\1/p' Makefile | grep -vx all | sort)
 listed=$(make -s help | awk '/^  [a-z0-9-]+ / { print $1 }' | sort)
 [ "$targets" = "$listed" ] && ok "make help lists the $(wc -w <<< "$targets") targets" ||
 	ko "make help and the Makefile's targets differ: $(comm -3 <(echo "$targets") <(echo "$listed") | tr -s ' \t\n' ' ')"
-# The rst's list of targets: a definition list, one term line per entry.
-rst=Documentation/scheduler/sched-rust-cfs.rst
+# The evaluation document's list of targets: a definition list, one term line per entry.
+rst=Documentation/rust-sched-cfs-evaluation.rst
 doc_targets=$(sed -n '/^Targets, variables and results$/,/^Measuring$/p' "$rst" | grep '^``make ' |
 	grep -o '``make [a-z0-9-]*``' | sed 's/``make \(.*\)``/\1/' | sort -u)
 missing=$(comm -23 <(echo "$targets") <(echo "$doc_targets") | grep -vx help | tr '\n' ' ')
-[ -z "$missing" ] && ok "the rst's list of targets has every target" || ko "targets missing from $rst's list: $missing"
+[ -z "$missing" ] && ok "the evaluation document's list of targets has every target" || ko "targets missing from $rst's list: $missing"
 
 # O= and KBUILD_OUTPUT: refused before anything runs.
 expect 2 "make O=$tmp/o test" make -s O="$tmp/o" test

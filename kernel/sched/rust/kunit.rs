@@ -7,7 +7,7 @@
 
 /// The group state's accessors, the Rust way.
 #[cfg(CONFIG_FAIR_GROUP_SCHED)]
-mod tg_state {
+pub mod tg_state {
     use kernel::cpu::CpuId;
     use kernel::prelude::*;
     use kernel::sched::{ffi, group};

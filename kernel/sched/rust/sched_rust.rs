@@ -20,7 +20,7 @@ pub mod llc;
 pub mod tg_state;
 
 #[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
-mod kunit;
+pub mod kunit;
 
 /// Prefix of the `pr_*!` messages of this crate (a module would get it from `module!`).
 #[cfg(CONFIG_SCHED_CACHE)]
