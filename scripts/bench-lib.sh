@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The TCG plugins of make bench and make bench-scale (tests/bench/icount.c,
 # tests/bench/percall.c) and the per-call plugin's configuration: sourced by
 # scripts/bench.sh and scripts/bench-scale.sh after common.sh.

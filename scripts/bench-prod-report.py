@@ -251,7 +251,7 @@ def main():
                   f"{percall_data.pct(vb, 50) / max(1, percall_data.pct(va, 50)):.3f}{rs}")
             pp = paired_paths(va, vb)
             if pp:
-                print(f"    paths paired by share (a route taken as often on both): "
+                print("    paths paired by share (a route taken as often on both): "
                       + ", ".join(f"{y}/{x} ({sy:.0f}%/{sx:.0f}%)" for x, y, sx, sy in pp))
         print()
 
@@ -264,7 +264,7 @@ def main():
                              read(os.path.join(rdir, name, "console.log")), re.M):
             wb.setdefault((m.group(2), m.group(4)), {}).setdefault(kernel, []).append(float(m.group(3)))
     if wb:
-        print(f"Workloads (TCG wall time, every round of every boot; 95 % t interval of the mean;")
+        print("Workloads (TCG wall time, every round of every boot; 95 % t interval of the mean;")
         print(f"ratio of the means with TOST at +-{MARGIN_WORKLOAD:.0%}, 90 % interval):")
         for (metric, better), per in sorted(wb.items()):
             line = f"  {metric} ({better} is better):"

@@ -16,7 +16,6 @@ Prints the report, writes results.md (the README's measured-results section)
 and the plots (SVG, gnuplot). Exits 1, naming what is missing, when a boot
 did not produce what the report needs: no figure is printed from missing data.
 """
-import math
 import os
 import random
 import re

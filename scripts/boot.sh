@@ -52,6 +52,7 @@ console=ttyS0
 machine=()
 if [ "$KARCH" = arm64 ]; then
 	console=ttyAMA0
+	# shellcheck disable=SC2054 # a QEMU option's commas, not array elements
 	machine=(-M virt -cpu max,pauth-impdef=on -dtb "$out/virt.dtb")
 fi
 cmdline="console=$console panic=-1 sched_verbose $*"
@@ -85,7 +86,7 @@ tcg*)	for p in rcupdate.rcu_cpu_stall_timeout=300 watchdog_thresh=165 \
 esac
 # rsc.mode= of the guest (tests/boot/init): the test assertions apply to
 # the "test" workload only (bench.sh boots with rsc.mode=bench/icount).
-mode=test
+mode='test'
 for a in $cmdline; do
 	case $a in rsc.mode=*) mode=${a#rsc.mode=} ;; esac
 done
@@ -104,6 +105,7 @@ if [ -n "${BOOT_CONSOLE:-}" ]; then
 else
 	"$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
 	[ "$KARCH" = x86_64 ] || "$TOP/scripts/virt-dtb.sh" "$SMP" "$out/virt.dtb"
+	# shellcheck disable=SC2206 # $QEMU and QEMU_EXTRA are words to split
 	qemu=($QEMU "${machine[@]}" -accel "$ACCEL" -smp "$SMP" -m 2G -nographic -no-reboot
 		-kernel "$bz" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" ${QEMU_EXTRA:-})
 	if [ "$mode" = shell ]; then
@@ -573,6 +575,7 @@ function paired(x, t,   k, a, d, n, s, ss, pos, m, sd) {
 # share l0 / (l1 + l2) per side (1 is fair) and the paired differences.
 if [ "$mode" = weights ]; then
 	check "weights: every round measured"
+	# shellcheck disable=SC2046 # the fields, split on purpose
 	set -- $(sed -n 's/^RSC: weights pairs \([0-9]*\) sides \(.*\) round_seconds.*/\1 \2/p' "$con")
 	if [ $# -lt 2 ]; then
 		problems+=("weights: no 'RSC: weights pairs' line: the experiment did not start")
@@ -606,6 +609,7 @@ fi
 # periods it took); and the paired Rust - C difference of usage/expected.
 if [ "$mode" = cpumax ]; then
 	check "cpumax: every round measured"
+	# shellcheck disable=SC2046 # the fields, split on purpose
 	set -- $(sed -n 's/^RSC: cpucg_max pairs \([0-9]*\) sides \(.*\) kinds \(.*\) hz .*/\1 \2 \3/p' "$con")
 	if [ $# -lt 6 ]; then
 		problems+=("cpumax: no 'RSC: cpucg_max pairs' line: the experiment did not start")

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Common settings for every script: sourced, not executed.
 
 set -euo pipefail

@@ -193,7 +193,8 @@ gm() {	# gm <patch> <options>: the addresses, comma-separated
 		"${@:2}" "$1") | paste -sd, | sed 's/,/, /g'
 }
 all_to= all_cc=
-for p in $(ls "$OUT"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-'); do
+for p in "$OUT"/[0-9][0-9][0-9][0-9]-*.patch; do
+	case $p in */0000-*) continue ;; esac
 	to=$(gm "$p" --no-r --no-l)
 	cc=$(gm "$p" --no-m)
 	[ -n "$to" ] || fail "get_maintainer.pl found no maintainer for $(basename "$p")"
@@ -209,7 +210,8 @@ ls "$OUT" >&2
 # checkpatch --strict, one verdict per patch (scripts/checkpatch-one.sh:
 # FILE_PATH_CHANGES only where MAINTAINERS covers the files a patch adds).
 rc=0
-for p in $(ls "$OUT"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-'); do
+for p in "$OUT"/[0-9][0-9][0-9][0-9]-*.patch; do
+	case $p in */0000-*) continue ;; esac
 	"$TOP/scripts/checkpatch-one.sh" "$WORK" "$p" || rc=1
 done
 exit $rc

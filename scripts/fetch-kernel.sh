@@ -48,11 +48,11 @@ pkgver=$(apt-cache "${aptopt[@]}" show linux-source-$KSERIES 2>/dev/null |
 	die "linux-source-$KSERIES is not in trixie-backports any more; point KSRC= at a Linux $KSERIES.x tree"
 log "apt-get download linux-source-$KSERIES=$pkgver"
 (cd "$APT/debs" && rm -f ./*.deb && apt-get "${aptopt[@]}" download "linux-source-$KSERIES=$pkgver" -qq)
-deb=$(ls "$APT/debs"/linux-source-"$KSERIES"_*.deb)
+deb=$(ls "$APT/debs/linux-source-${KSERIES}"_*.deb)
 rm -rf "$APT/x" "$PRISTINE" "$PRISTINE.tmp"
 mkdir -p "$APT/x"
 dpkg-deb -x "$deb" "$APT/x"
-tarball=$(ls "$APT/x"/usr/src/linux-source-"$KSERIES"*.tar.xz)
+tarball=$(ls "$APT/x/usr/src/linux-source-${KSERIES}"*.tar.xz)
 log "unpacking $(basename "$tarball")"
 mkdir -p "$PRISTINE.tmp"
 tar -C "$PRISTINE.tmp" --strip-components=1 -xf "$tarball"

@@ -41,7 +41,7 @@ chmod +x "$wrap/qemu-system-x86_64"
 
 cc=/usr/lib/ccache/clang$LLVM_SUFFIX
 [ -x "$cc" ] || cc=clang$LLVM_SUFFIX
-cd "$WORK"
+cd "$WORK" || exit 2
 if [ "${KUNIT_ARCH:-x86_64}" = um ]; then
 	# UML: the kernel is a host process; 4 CPUs (SMP needs the seccomp
 	# userspace mode), one LLC, no int128.

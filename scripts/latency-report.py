@@ -125,7 +125,6 @@ def main():
         return None
 
     # Completeness: every round of every pair, each with all its tasks read.
-    ntasks = set(int(r["tasks"]) for r in rounds.values())
     for i in range(want_pairs):
         for side in ("rust", "c"):
             if ("pair", i, side) not in rounds:

@@ -7,9 +7,16 @@
 # Documentation file, the misuse snippets (scripts/check-unsound.sh), the
 # harness's own tests (tests/harness/run.sh), and a
 # build of the Rust code with the kernel's minimum rustc
-# (scripts/check-rust-min.sh).
+# (scripts/check-rust-min.sh); first shellcheck on the harness's bash
+# scripts (.shellcheckrc) and pyflakes on its Python.
 
 . "$(dirname "$0")/common.sh"
+
+EXTRA_DEB_PKGS="shellcheck python3-pyflakes" "$TOP/scripts/setup.sh"
+log "shellcheck (warnings fail) on scripts/*.sh and tests/harness/run.sh"
+(cd "$TOP" && shellcheck -S warning scripts/*.sh tests/harness/run.sh) || fail "shellcheck found problems"
+log "pyflakes on scripts/*.py"
+/usr/bin/python3 -m pyflakes "$TOP"/scripts/*.py || fail "pyflakes found problems"
 
 "$TOP/scripts/overlay.sh"
 B=$CACHE/build-bench

@@ -38,7 +38,7 @@ expect() {	# expect <status> <what> <command...>
 }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cd "$TOP"
+cd "$TOP" || exit 2
 
 # make help: every target of the Makefile, each with its text.
 targets=$(sed -n 's/^\([a-z0-9-]*\):.*/\1/p' Makefile | grep -vx all | sort)
