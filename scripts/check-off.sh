@@ -34,8 +34,10 @@ cp -al "$PRISTINE/." "$BASE"
 for p in $C_PATCHES; do
 	p=$TOP/patches/$p.patch
 	[ -f "$p" ] || fail "no $p: C_PATCHES in scripts/common.sh names the series' C patches"
+	# A file is copied out of the hard-linked tree once, before the
+	# first patch that touches it: later patches apply on top.
 	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$p"); do
-		cp --remove-destination "$PRISTINE/$f" "$BASE/$f"
+		[ "$(stat -c %h "$BASE/$f")" = 1 ] || cp --remove-destination "$PRISTINE/$f" "$BASE/$f"
 	done
 	patch -s -d "$BASE" -p1 --no-backup-if-mismatch < "$p" || fail "cannot apply $p to the pristine tree"
 done
