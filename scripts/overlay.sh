@@ -16,6 +16,10 @@
 
 [ -f "$PRISTINE/Makefile" ] || die "no kernel tree at $PRISTINE: run scripts/fetch-kernel.sh"
 
+# The C that the Rust re-implements must be what it was written against.
+/usr/bin/python3 "$TOP/scripts/check-mirrors.py" "$PRISTINE" "$TOP/scripts/mirrors.txt" >&2 ||
+	fail "the kernel tree's C differs from what the Rust mirrors (scripts/mirrors.txt)"
+
 if [ ! -f "$WORK/.rust-sched-cfs-work" ]; then
 	log "copying $PRISTINE to $WORK"
 	rm -rf "$WORK"
