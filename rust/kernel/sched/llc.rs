@@ -180,10 +180,15 @@ impl TaskLlc {
     /// Returns the task's preferred LLC (`p->preferred_llc`), or a negative value for none.
     #[inline]
     pub fn preferred_llc(&self) -> i32 {
-        // SAFETY: The task is valid (type invariants). `account_mm_sched()` writes the field
-        // with `WRITE_ONCE()` under this lock, and the debugfs dump reads it without the lock;
-        // the Rust read is atomic, as C's `READ_ONCE()`.
-        unsafe { Atomic::from_ptr(&raw mut (*self.p()).preferred_llc).load(Relaxed) }
+        // SAFETY: The task is valid, and the lock of its runqueue held (type invariants). Every
+        // write holds that lock: `account_mm_sched()` writes the field (`WRITE_ONCE()`) for a
+        // task running on the locked runqueue, `init_sched_mm()` before the task is on any. The
+        // accesses without the lock (the debugfs dump, load balancing) are reads. So this read
+        // races with no write and need not be atomic; a plain read, as C's
+        // `account_llc_enqueue()`/`_dequeue()` make, lets the compiler place it, and the loads
+        // that depend on it, as it places C's (atomic, it kept the load of `rq` above the
+        // "no preferred LLC" return: one instruction on every dequeue of such a task).
+        unsafe { (*self.p()).preferred_llc }
     }
 
     /// Returns the LLC of the CPU the task is on (`task_llc()`).
