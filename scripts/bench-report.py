@@ -151,8 +151,8 @@ if have_icount:
         f"median of {rounds} rounds of {batch} calls per side; net = minus the empty batch "
         f"({e / batch:.1f} instructions per call: the loop, the call of a function that returns its "
         "argument, markers, clock reads). "
-        "C is fair.c's implementation, with the series' first patch: its pick computes the eligibility "
-        "sums once per pick, the algorithm of the Rust pick.")
+        "C is fair.c's implementation, with the series' two C patches: its pick computes the eligibility "
+        "sums once per pick, the algorithm of the Rust pick, in the Rust pick's heap-search shape.")
     say("")
     say("```")
     say(f"{'case':<18} {'C net':>8} {'Rust net':>9} {'Rust/C':>7}")
@@ -169,8 +169,8 @@ if have_icount:
     if stock:
         say("Three sides: each pick and eligibility case again on the same state, Linux 7.3's stock C "
             "(`pick_eevdf_stock()`, which computes the eligibility sums for every entity it tests) against "
-            "fair.c's C (the series' first patch: once per pick), called the same way. "
-            "`C/stock` is what the C patch gives every kernel, "
+            "fair.c's C (the series' C patches: once per pick), called the same way. "
+            "`C/stock` is what the C patches give every kernel, "
             "`Rust/C` the cost of the language on the same algorithm (the C-against-Rust batches of the "
             "table above), `Rust/stock` what a 7.3 user sees.")
         say("")
@@ -538,13 +538,13 @@ micro = []
 dispatch_line = pairs_line = None
 for item in summary:
     if item[0] == "pick_icount":
-        sm.append(f"- In-kernel microbenchmarks, Rust/C (C with the series' first patch: the same "
+        sm.append(f"- In-kernel microbenchmarks, Rust/C (C with the series' C patches: the same "
                   f"algorithm): pick and eligibility {rng(item[2], item[3])} ({n_of(item[1], 'state')}), ")
     elif item[0] in ("llc_enq_deq", "llc_occupancy", "llc_decay"):
         micro.append(f"{item[0]} {item[1]:.3f}")
     elif item[0] == "stock_icount":
-        sm.append(f"- The same states against 7.3's stock C: C/stock {rng(item[2], item[3])} (the first "
-                  f"patch, for every kernel), Rust/stock {rng(item[4], item[5])}.")
+        sm.append(f"- The same states against 7.3's stock C: C/stock {rng(item[2], item[3])} (the C "
+                  f"patches, for every kernel), Rust/stock {rng(item[4], item[5])}.")
     elif item[0] == "dispatch":
         dispatch_line = (f"- The per-call tables inside workloads run behind the debug option's C/Rust "
                          f"dispatch, which adds {ins_rng(item[1], item[2])} instructions to a C pick and "
