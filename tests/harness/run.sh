@@ -52,6 +52,22 @@ doc_targets=$(sed -n '/^Targets, variables and results$/,/^Measuring$/p' "$rst" 
 missing=$(comm -23 <(echo "$targets") <(echo "$doc_targets") | grep -vx help | tr '\n' ' ')
 [ -z "$missing" ] && ok "the evaluation document's list of targets has every target" || ko "targets missing from $rst's list: $missing"
 
+# Every repository path the README, the harness manual, the evaluation
+# document, the Kconfig help and make help name exists (NNNN: a placeholder
+# for a patch's number). The upstream rst names kernel-tree paths: not here.
+named=$( { for f in README.md Documentation/rust-sched-cfs-harness.md Documentation/rust-sched-cfs-evaluation.rst Kconfig.snippet; do
+		grep -oE '(^|[^A-Za-z0-9_])(scripts|tests|configs|patches|kernel/sched/rust|rust/kernel|Documentation/rust-sched-cfs|Documentation/scheduler/sched-rust)[A-Za-z0-9_./*-]*' "$f"
+	done; make -s help | grep -oE '(^|[^A-Za-z0-9_])(scripts|tests|configs|patches|Documentation)/[A-Za-z0-9_./-]*'; } |
+	sed -E 's/^[^A-Za-z]//; s/[.,:;)]*$//' | grep -v NNNN | sort -u)
+absent=$(for p in $named; do
+	case $p in
+	*'*'*) compgen -G "$p" > /dev/null || echo "$p" ;;
+	*) [ -e "$p" ] || echo "$p" ;;
+	esac
+done | tr '\n' ' ')
+[ -n "$named" ] && [ -z "$absent" ] && ok "the $(wc -w <<< "$named") repository paths the documents and make help name exist" ||
+	ko "paths named in the documents or make help that do not exist: ${absent:-(no path found at all)}"
+
 # O= and KBUILD_OUTPUT: refused before anything runs.
 expect 2 "make O=$tmp/o test" make -s O="$tmp/o" test
 grep -q "is not supported" "$tmp/out" && [ ! -e "$tmp/o" ] && ok "O= refused with its message, nothing written" ||
