@@ -167,6 +167,11 @@ done < "$TOP/patches/series"
 # the work tree's (scripts/overlay.sh), and every file the overlay puts
 # there is in the series.
 "$TOP/scripts/overlay.sh"
+# Both lists empty would compare nothing: a series without files, or an
+# overlay that wrote no manifest, is a failure of the harness.
+nfiles=$(git -C "$R" diff --name-only "$base" HEAD | wc -l)
+[ "$nfiles" -gt 0 ] || fail "the exported series changes no file"
+[ -s "$WORK/.rust-sched-cfs-files" ] || fail "no manifest of the overlay's files ($WORK/.rust-sched-cfs-files)"
 diffs=$(git -C "$R" diff --name-only "$base" HEAD | while read -r f; do
 	cmp -s "$R/$f" "$WORK/$f" || echo "$f"
 done)
@@ -175,7 +180,7 @@ missing=$(while read -r f; do
 	[ -f "$R/$f" ] || echo "$f"
 done < "$WORK/.rust-sched-cfs-files")
 [ -z "$missing" ] || fail "the overlay puts files in the work tree that no patch adds: $(echo $missing)"
-log "the series ends at the overlay's tree: $(git -C "$R" diff --name-only "$base" HEAD | wc -l) files, all identical"
+log "the series ends at the overlay's tree: $nfiles files, all identical; the overlay's $(wc -l < "$WORK/.rust-sched-cfs-files") files all in the series"
 
 git -C "$R" format-patch -q --cover-letter -o "$OUT" "$base"..HEAD
 # Fill in the cover letter's placeholders.

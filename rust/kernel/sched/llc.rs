@@ -180,14 +180,11 @@ impl TaskLlc {
     /// Returns the task's preferred LLC (`p->preferred_llc`), or a negative value for none.
     #[inline]
     pub fn preferred_llc(&self) -> i32 {
-        // SAFETY: The task is valid, and the lock of its runqueue held (type invariants). Every
-        // write holds that lock: `account_mm_sched()` writes the field (`WRITE_ONCE()`) for a
-        // task running on the locked runqueue, `init_sched_mm()` before the task is on any. The
-        // accesses without the lock (the debugfs dump, load balancing) are reads. So this read
-        // races with no write and need not be atomic; a plain read, as C's
-        // `account_llc_enqueue()`/`_dequeue()` make, lets the compiler place it, and the loads
-        // that depend on it, as it places C's (atomic, it kept the load of `rq` above the
-        // "no preferred LLC" return: one instruction on every dequeue of such a task).
+        // A plain read, as C's `account_llc_enqueue()`/`_dequeue()` make: atomic, it kept the
+        // load of `rq` above their "no preferred LLC" return (one instruction per dequeue).
+        // SAFETY: The task is valid and its runqueue's lock held (type invariants); every write
+        // holds that lock (`account_mm_sched()`; `init_sched_mm()` runs before the task is on a
+        // runqueue), so the read races only with reads.
         unsafe { (*self.p()).preferred_llc }
     }
 
