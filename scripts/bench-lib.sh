@@ -33,7 +33,7 @@ percall_plugins() {
 # percall_conf <build directory> <output>: the call sites of the pieces' C
 # entry points (each dispatches to C or to the Rust code inlined into it),
 # from the disassembly: "call <insn> <return address> <piece>"; the pair_
-# pieces are the shadow check's out-of-line sides (rust/fair_shadow.c), each
+# pieces are the shadow check's out-of-line sides (rust/debug/fair_shadow.c), each
 # called on the same live state.
 # task_cache_work() is reached through task_work_run()'s indirect call. The
 # segment mark is the write to pick_stats the guest does before every run.

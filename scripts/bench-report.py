@@ -69,7 +69,7 @@ icon = read("icount-console.log")
 ilog = read("icount.log")
 ibench = [l[len("RSC: bench "):] for l in icon.splitlines() if l.startswith("RSC: bench ")]
 icases = [l.split()[0] for l in ibench[2:] if l.split() and l.split()[0] != "tg_alloc_free"]
-m = re.search(r"^# (\d+) rounds x (\d+) calls", "\n".join(ibench), re.M)
+m = re.search(r"^# (\d+) (?:rounds|timed runs) x (\d+) calls", "\n".join(ibench), re.M)
 counts = [int(l.split()[1]) for l in ilog.splitlines() if l.startswith("icount ")]
 icount = {}
 have_icount = os.path.exists(os.path.join(RES, "icount-console.log"))
@@ -145,7 +145,7 @@ summary = []
 if have_icount:
     say("### Microbenchmarks, instructions per call")
     say("")
-    say("In-kernel microbenchmarks (`kernel/sched/rust/fair_bench.c`): the same states given to the C and "
+    say("In-kernel microbenchmarks (`kernel/sched/rust/debug/fair_bench.c`): the same states given to the C and "
         "the Rust function, each called out of line by the same loop as a kernel without the debug option "
         "calls it (no C/Rust dispatch), under the QEMU TCG plugin `tests/bench/icount.c`; "
         f"median of {rounds} rounds of {batch} calls per side; net = minus the empty batch "
@@ -310,7 +310,7 @@ if have_percall:
         "task with a preferred LLC runs the C and the Rust function on a copy of its state, and every new "
         "group's state is allocated and freed again by C and by Rust in turn on a scratch group below the "
         "same parent, after an allocation and free that leave the per-CPU allocator the same free area "
-        "for both (`kernel/sched/rust/fair_shadow.c`): "
+        "for both (`kernel/sched/rust/debug/fair_shadow.c`): "
         "each side an out-of-line function of the same shape, counted by the plugin from its call to its "
         "return, so that the sides' distributions are over the same states. Rust/C of the means (the "
         "total over the same calls) and of the medians (a median can fall on different paths of a "

@@ -249,7 +249,7 @@ say("The same pieces on the same states: in the checks' run (the threads workloa
     "the Rust function on a copy of its state, and every new group's state is allocated and freed "
     "again by C and by Rust in turn on a scratch group below the same parent, after an allocation and "
     "free that leave the per-CPU allocator the same free area for both; each side an out-of-line "
-    "function of the same shape (`kernel/sched/rust/fair_shadow.c`) counted from its call to its "
+    "function of the same shape (`kernel/sched/rust/debug/fair_shadow.c`) counted from its call to its "
     "return. Mean instructions per "
     "call, C/Rust (Rust/C of the means, the total over the same calls; Rust/C of the medians, which "
     "can fall on different paths where two paths are taken about as often; for the group's "

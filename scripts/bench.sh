@@ -5,7 +5,7 @@
 # configured like the production one, with the C twins and the switch), C and Rust compared
 # in the same boot each time.
 #  1. rsc.mode=bench: the in-kernel microbenchmarks (wall time, C and Rust
-#     interleaved, kernel/sched/rust/fair_bench.c), then the workloads (rt-tests
+#     interleaved, kernel/sched/rust/debug/fair_bench.c), then the workloads (rt-tests
 #     hackbench and cyclictest, perf bench sched messaging/pipe (perf built
 #     statically from the tree), stress-ng --session/--switch, schedbench's
 #     cgroup tree, pipe, wake, hackbench and schbench-style schlat),

@@ -145,7 +145,7 @@ fi
 # function, not a file: a warning about a function of the project's objects
 # fails too (the merged fair.o holds fair.c's functions and the Rust ones).
 if [ "$flavour" != rustmin ] && grep -q 'warning: objtool:' "$B/build.log"; then
-	mine=$(for o in kernel/sched/rust/switch.o kernel/sched/fair.o; do
+	mine=$(for o in kernel/sched/rust/debug/switch.o kernel/sched/fair.o; do
 		[ -f "$B/$o" ] && llvm-nm$LLVM_SUFFIX --defined-only "$B/$o" | awk '$2 ~ /^[tT]$/ { print $3 }'
 	done | sort -u)
 	bad=$(grep 'warning: objtool:' "$B/build.log" |

@@ -94,6 +94,20 @@ if [ ${#edited[@]} -gt 0 ]; then
 	printf '  %s\n' "${edited[@]}" >&2
 	fail "the files above were edited in the work tree ($WORK), which the overlay rebuilds: make the edit in the repository (a project file) or in patches/ (an existing kernel file: make series-branch, edit, make series-import); or discard it with rm $LAST/<file>"
 fi
-sort -u "$MANIFEST.new" > "$MANIFEST"
+sort -u "$MANIFEST.new" > "$MANIFEST.new.sorted"
+# A file the last overlay wrote and this one does not (moved or removed in
+# the repository) goes back to what the pristine tree has, or away.
+if [ -f "$MANIFEST" ]; then
+	comm -23 "$MANIFEST" "$MANIFEST.new.sorted" | while read -r rel; do
+		if [ -f "$PRISTINE/$rel" ]; then
+			cp -p "$PRISTINE/$rel" "$WORK/$rel"
+		else
+			rm -f "$WORK/$rel"
+		fi
+		rm -f "$LAST/$rel"
+		log "overlay: $rel is no longer the project's: $([ -f "$PRISTINE/$rel" ] && echo restored || echo removed)"
+	done
+fi
+mv "$MANIFEST.new.sorted" "$MANIFEST"
 rm -f "$MANIFEST.new"
 log "overlay applied: $(ls "$TOP"/patches/*.patch | wc -l) patches, $(echo $files | wc -w) files"

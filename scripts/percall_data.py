@@ -78,7 +78,7 @@ def paths(values, share=0.05):
     return sorted(v for v, n in count.items() if n >= share * len(values))
 
 
-# The shadow check's out-of-line sides (kernel/sched/rust/fair_shadow.c),
+# The shadow check's out-of-line sides (kernel/sched/rust/debug/fair_shadow.c),
 # counted as the pair_<piece>_<side> pieces in the runs of side "shadow":
 # every live call of a piece runs each side once on the same state.
 PAIRS = {"pick": ("c", "rust", "stock"), "llc_enqueue": ("c", "rust"),

@@ -1269,7 +1269,7 @@ static void rust_cfs_llc_avg_scale_test(struct kunit *test)
 #endif /* CONFIG_SCHED_CACHE */
 
 /*
- * The cache-line layouts kernel/sched/rust/layout.c guards at build time,
+ * The cache-line layouts kernel/sched/rust/debug/layout.c guards at build time,
  * stated with this build's lines: the same conditions, so that the report
  * says what is guarded and why, and that a guard compiled out would show.
  */

@@ -47,14 +47,14 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "../sched.h"
+#include "../../sched.h"
 
 DEFINE_STATIC_KEY_TRUE(sched_rust_tg_state_key);
 DEFINE_STATIC_KEY_TRUE(sched_rust_pick_key);
 DEFINE_STATIC_KEY_TRUE(sched_rust_llc_key);
 /*
  * make bench only: the C side of the pick and of the eligibility test runs
- * 7.3's stock code (rust/fair_debug.c) instead of fair.c's.
+ * 7.3's stock code (rust/debug/fair_debug.c) instead of fair.c's.
  */
 DEFINE_STATIC_KEY_FALSE(sched_rust_pick_stock_key);
 /* The shadow check is on from the first pick when built in. */

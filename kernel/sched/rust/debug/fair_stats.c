@@ -6,7 +6,7 @@
  * that decided it. The parity tests also use the classifier.
  *
  * Included at the bottom of kernel/sched/fair.c, whose dispatch calls
- * pick_eevdf_stats() (declared in rust/fair_debug.h) behind sched_rust_pick_debug_key.
+ * pick_eevdf_stats() (declared in rust/debug/fair_debug.h) behind sched_rust_pick_debug_key.
  */
 
 /*

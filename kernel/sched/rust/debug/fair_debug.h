@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * CONFIG_SCHED_RUST_CFS_DEBUG: what kernel/sched/fair.c calls before the
- * files included at its end define it (rust/fair_debug.c and the shadow and
+ * files included at its end define it (rust/debug/fair_debug.c and the shadow and
  * statistics files). Included by fair.c only.
  */
 #ifndef _KERNEL_SCHED_RUST_FAIR_DEBUG_H
@@ -14,7 +14,7 @@ void init_tg_cfs_entry_c(struct task_group *tg, struct cfs_rq *cfs_rq,
 			 struct sched_entity *se, int cpu,
 			 struct sched_entity *parent);
 
-/* Each piece's entry points through the switch (rust/fair_debug.c). */
+/* Each piece's entry points through the switch (rust/debug/fair_debug.c). */
 static inline int vruntime_eligible_debug(struct cfs_rq *cfs_rq, u64 vruntime);
 static noinline struct sched_entity *pick_eevdf_debug(struct cfs_rq *cfs_rq, bool protect);
 #ifdef CONFIG_FAIR_GROUP_SCHED
@@ -33,7 +33,7 @@ static unsigned long fraction_mm_sched_debug(struct rq *rq, struct sched_cache_t
 static inline void update_avg_scale_debug(u64 *avg, u64 sample);
 #endif
 
-/* The instruments (rust/fair_shadow.c, rust/fair_stats.c). */
+/* The instruments (rust/debug/fair_shadow.c, rust/debug/fair_stats.c). */
 #ifdef CONFIG_SCHED_RUST_CFS_SHADOW
 static noinline void
 vruntime_eligible_shadow(struct cfs_rq *cfs_rq, u64 vruntime, bool rust, int ret);

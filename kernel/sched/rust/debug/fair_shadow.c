@@ -2,7 +2,7 @@
 /*
  * The shadow check of CONFIG_SCHED_RUST_CFS (CONFIG_SCHED_RUST_CFS_SHADOW):
  * on every eligibility test the implementation that was not selected and
- * 7.3's stock C (rust/fair_debug.c) run too, on every pick the C, the Rust
+ * 7.3's stock C (rust/debug/fair_debug.c) run too, on every pick the C, the Rust
  * and the stock C pick run again, all on the same state under the same
  * runqueue lock, and a different answer from any is counted and warned
  * about once; every new group's state is made again by C and by Rust and
@@ -11,7 +11,7 @@
  * /sys/kernel/debug/sched/rust_cfs/{shadow,tg_shadow,llc_check}.
  *
  * Included at the bottom of kernel/sched/fair.c, whose dispatch calls these
- * functions (declared in rust/fair_debug.h) behind sched_rust_pick_debug_key.
+ * functions (declared in rust/debug/fair_debug.h) behind sched_rust_pick_debug_key.
  */
 
 static noinline void
@@ -107,7 +107,7 @@ static const void *const shadow_tg_sides[] __used = {
  * A new group @tg below @parent, just allocated by the side selected (@rust)
  * and not yet online: C and Rust each allocate a scratch group below
  * @parent, whose shares and state on every possible CPU must equal @tg's
- * (tg_state_normalized(), rust/fair_debug.c), and free it. A first
+ * (tg_state_normalized(), rust/debug/fair_debug.c), and free it. A first
  * allocation and free (C's, not measured) leaves the per-CPU allocator with a
  * populated free area of the state's size, which each side's allocation then
  * takes and its free gives back: the two sides' calls run on the same

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * CONFIG_SCHED_RUST_CFS_DEBUG: each piece's entry point runs the Rust or the
- * C implementation, as the piece's static key says (rust/switch.c), with the
+ * C implementation, as the piece's static key says (rust/debug/switch.c), with the
  * shadow check, the route statistics and the KUnit dispatch counter around
  * it. The C implementations are fair.c's own code, compiled a second time
  * under the names SCHED_C() gives them.
  *
- * Included at the end of kernel/sched/fair.c; declared in rust/fair_debug.h.
+ * Included at the end of kernel/sched/fair.c; declared in rust/debug/fair_debug.h.
  */
 
 static __always_inline bool sched_rust_pick_on(void)
@@ -212,7 +212,7 @@ static noinline struct sched_entity *pick_eevdf_debug(struct cfs_rq *cfs_rq, boo
 /*
  * A copy of @tg's state on @cpu with the fields that point into the state
  * itself cleared, which two groups' states then compare equal on: for the
- * shadow check (rust/fair_shadow.c) and the KUnit parity test.
+ * shadow check (rust/debug/fair_shadow.c) and the KUnit parity test.
  */
 static void __maybe_unused
 tg_state_normalized(struct cfs_tg_state *out, struct task_group *tg, int cpu)

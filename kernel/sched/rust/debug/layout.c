@@ -30,7 +30,7 @@
 #include <linux/cache.h>
 #include <linux/stddef.h>
 
-#include "../sched.h"
+#include "../../sched.h"
 
 #define SR_FIRST_LINE(type, f)	(offsetof(type, f) / SMP_CACHE_BYTES)
 #define SR_LAST_LINE(type, f)	((offsetofend(type, f) - 1) / SMP_CACHE_BYTES)

@@ -36,7 +36,8 @@
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
 
-#define BENCH_ROUNDS	31
+/* Timed batches of each case and side; the median is reported. */
+#define BENCH_TIMED_RUNS	31
 #define BENCH_BATCH	2000
 #define BENCH_MAX_SE	1025	/* 1024 queued and curr */
 #define BENCH_OUT_SIZE	8192
@@ -44,7 +45,7 @@
 struct rust_bench {
 	struct rq rq;
 	struct sched_entity se[BENCH_MAX_SE];
-	u64 ns[2][BENCH_ROUNDS];
+	u64 ns[2][BENCH_TIMED_RUNS];
 	struct rnd_state rnd;
 };
 
@@ -598,10 +599,10 @@ static u64 rust_bench_batch(enum rust_bench_kind kind, enum rust_bench_mode mode
 /* Median and 10th/90th percentile in tenths of a nanosecond per call. */
 static void rust_bench_stats(u64 *ns, int batch, u64 *med, u64 *lo, u64 *hi)
 {
-	sort(ns, BENCH_ROUNDS, sizeof(*ns), rust_bench_cmp, NULL);
-	*med = div_u64(ns[BENCH_ROUNDS / 2] * 10, batch);
-	*lo = div_u64(ns[BENCH_ROUNDS / 10] * 10, batch);
-	*hi = div_u64(ns[BENCH_ROUNDS - 1 - BENCH_ROUNDS / 10] * 10, batch);
+	sort(ns, BENCH_TIMED_RUNS, sizeof(*ns), rust_bench_cmp, NULL);
+	*med = div_u64(ns[BENCH_TIMED_RUNS / 2] * 10, batch);
+	*lo = div_u64(ns[BENCH_TIMED_RUNS / 10] * 10, batch);
+	*hi = div_u64(ns[BENCH_TIMED_RUNS - 1 - BENCH_TIMED_RUNS / 10] * 10, batch);
 }
 
 /*
@@ -637,7 +638,7 @@ static bool rust_bench_case_sides(struct rust_bench *b, struct seq_buf *s, const
 	}
 	if (alloc)
 		state = alloc;
-	for (r = 0; r < BENCH_ROUNDS; r++) {
+	for (r = 0; r < BENCH_TIMED_RUNS; r++) {
 		for (side = 0; side < 2; side++) {
 			int idx = side ^ (r & 1);
 
@@ -721,8 +722,8 @@ static int rust_bench_run(void)
 	}
 	prandom_seed_state(&b->rnd, 20261122);
 	seq_buf_init(&s, out, BENCH_OUT_SIZE);
-	seq_buf_printf(&s, "# %d rounds x %d calls; ns per call: median [p10-p90]\n",
-		       BENCH_ROUNDS, BENCH_BATCH);
+	seq_buf_printf(&s, "# %d timed runs x %d calls; ns per call: median [p10-p90]\n",
+		       BENCH_TIMED_RUNS, BENCH_BATCH);
 	seq_buf_printf(&s, "%-16s %-22s %-22s %s\n", "case", "C", "Rust", "Rust/C");
 
 	rust_bench_case(b, &s, "empty", BENCH_EMPTY, 8, BENCH_NO_CURR, false);
