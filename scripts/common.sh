@@ -36,6 +36,22 @@ log() {
 	printf '[%5ss] %s\n' "$(( $(date +%s) - _t0 ))" "$*" >&2
 }
 
+# One target at a time per cache: two would overwrite each other's work
+# tree, stage and build directories (the Makefile's .NOTPARALLEL covers
+# one make; this covers two). The first script takes the lock for itself and
+# everything it runs; another waits, and says for whom.
+if [ "${RSC_CACHE_LOCKED:-}" != "$CACHE" ]; then
+	mkdir -p "$CACHE"
+	exec 9>> "$CACHE/.lock"
+	if ! flock -n 9; then
+		printf 'waiting: another rust-sched-cfs target uses %s (%s)\n' "$CACHE" \
+			"$(cat "$CACHE/.lock.owner" 2>/dev/null || echo unknown)" >&2
+		flock 9
+	fi
+	echo "pid $$: $0 $*, since $(date -u '+%H:%M:%S UTC')" > "$CACHE/.lock.owner"
+	export RSC_CACHE_LOCKED=$CACHE
+fi
+
 # Exit status of every script, and of the recipe behind every make target
 # (make itself exits 2 when a recipe fails, as GNU make always does, and
 # names the recipe's status in its "Error N" line):
