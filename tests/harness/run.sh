@@ -4,7 +4,7 @@
 # make check-harness: tests of the harness itself, in about a minute, with
 # no kernel build of their own.
 #  - make help lists every target, O= and KBUILD_OUTPUT are refused (2),
-#    V=1 shows the guest's console;
+#    V=1 shows the guest's console, a silent guest is stopped as hung;
 #  - the exit statuses: a stage's failure mapped to 1, 2 or 4, a
 #    set-up stage's to 2, a missing build is 2 for boot.sh and 4 (skipped)
 #    for check-unsound;
@@ -120,6 +120,13 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"
 	# short by a 15 s timeout, which fails it).
 	expect 1 "V=1 scripts/boot.sh test with a 15 s timeout" env V=1 BOOT_NAME=harness BOOT_TIMEOUT=15 scripts/boot.sh test
 	grep -q 'Linux version' "$tmp/out" && ok "V=1 shows the console as it comes" || ko "V=1: no console on the terminal"
+	rm -rf "$(bootdir harness)"
+	# A hung guest: a silent init (cat on the console, the kernel's
+	# messages off) is stopped by the progress watchdog long before the cap.
+	expect 1 "scripts/boot.sh test with a silent init and a 20 s idle timeout" env BOOT_NAME=harness \
+		BOOT_IDLE_TIMEOUT=20 BOOT_TIMEOUT=600 scripts/boot.sh test loglevel=0 rdinit=/bin/cat
+	grep -q 'no console output for 20s: the guest is hung' "$tmp/out" &&
+		ok "the progress watchdog stopped the silent guest" || ko "the silent guest was not reported as hung"
 	rm -rf "$(bootdir harness)"
 else
 	sk "no make test boot in $(bootdir test): the console cases"
