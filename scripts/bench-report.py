@@ -234,8 +234,8 @@ if have_icount:
 if have_percall:
     say("### Per call inside workloads")
     say("")
-    say("Every call of each piece during real workloads (`rsc.mode=percall`: schedbench hackbench, wake, "
-        "pipe, cgroup tree 4x4 created and removed, 4 threads of one process, napping every 8 passes, "
+    say("Every call of each piece during real workloads (`rsc.mode=percall`: rt-tests hackbench, schedbench wake, "
+        "stress-ng switch, cgroup tree 4x4 created and removed, 4 threads of one process, napping every 8 passes, "
         "with 2 spinners for the LLC preference), both sides in one boot, the switch flipped per run, and a third side for the pick, "
         "`stock`: 7.3's stock pick with every other piece on C; under `tests/bench/percall.c`. "
         "A call runs from its call instruction to the return to its caller and includes what the piece "
@@ -304,7 +304,7 @@ if have_percall:
     say("### Per call on the same states")
     say("")
     say("The per-call rows above are C and Rust on different runs, whose states (queue lengths, "
-        "which path a call takes) differ. In the shadow runs (`pcrun shadow`: hackbench, wake, pipe, "
+        "which path a call takes) differ. In the shadow runs (`pcrun shadow`: hackbench, wake, switch, "
         "the LLC threads and the cgroup tree, the live side Rust, the shadow check on) every live pick "
         "runs the C, Rust and stock C pick again, every LLC enqueue, dequeue and occupancy sample of a "
         "task with a preferred LLC runs the C and the Rust function on a copy of its state, and every new "

@@ -8,7 +8,7 @@
 #     interleaved, kernel/sched/rust/debug/fair_bench.c), then the workloads (rt-tests
 #     hackbench and cyclictest, perf bench sched messaging/pipe (perf built
 #     statically from the tree), stress-ng --session/--switch, schedbench's
-#     cgroup tree, pipe, wake, hackbench and schbench-style schlat),
+#     cgroup tree, wake and schbench-style schlat: what no tool here does),
 #     BENCH_ROUNDS rounds per side (30), the side that runs first random.
 #  2. rsc.mode=icount: the microbenchmarks under tests/bench/icount.c, which
 #     counts the instructions of every batch (deterministic, where TCG wall
