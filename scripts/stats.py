@@ -157,6 +157,34 @@ def tost_ratio(a, b, margin, floor=0.0):
     return v
 
 
+def tost_welch(a, b, margin):
+    """TOST of mean(b) / mean(a) within 1 +- margin for two independent
+    samples (Welch's t, the difference over mean(a)): for figures that
+    are not paired. `est` is mean(b) / mean(a); `lo`, `hi` the 1 - 2 ALPHA
+    interval of the relative difference."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if len(a) < 2 or len(b) < 2:
+        return None
+    ma, mb = a.mean(), b.mean()
+    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    se = math.sqrt(va + vb)
+    if se == 0:
+        d = mb / ma - 1
+        v = Verdict("equivalent" if abs(d) < margin else "different", "", abs(d), 0.0 if d else 1.0, d, d)
+    else:
+        df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+        half = float(stats.t.ppf(1 - ALPHA, df)) * se
+        lo, hi = (mb - ma - half) / ma, (mb - ma + half) / ma
+        p = float(stats.ttest_ind(b, a, equal_var=False).pvalue)
+        detect = max(abs(lo), abs(hi))
+        kind = ("equivalent" if -margin < lo and hi < margin else "different" if p < ALPHA else "inconclusive")
+        v = Verdict(kind, "", detect, p, lo, hi)
+    v.est, v.margin = mb / ma, f"{margin:.0%}"
+    v.text = {"equivalent": f"equivalent within +-{v.margin}", "different": f"different ({fmt_p(v.p)})",
+              "inconclusive": f"inconclusive: the test could not detect less than {v.detect:.1%}"}[v.kind]
+    return v
+
+
 def fmt_p(p):
     """A p-value as the reports print it."""
     return "p<0.001" if p < 0.001 else f"p={p:.3f}"
