@@ -67,7 +67,9 @@ class Interval:
 def _t_interval(v, conf):
     n = len(v)
     m = float(np.mean(v))
-    sem = float(stats.sem(v)) if n > 1 else math.inf
+    if n < 2:
+        return m, -math.inf, math.inf
+    sem = float(stats.sem(v))
     if sem == 0:
         return m, m, m
     lo, hi = stats.t.interval(conf, n - 1, loc=m, scale=sem)
