@@ -25,6 +25,7 @@ cannot be read.
 """
 import os
 import re
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -47,8 +48,7 @@ def paired(x, what):
 
 
 def sd(v):
-    m = sum(v) / len(v)
-    return (sum((x - m) ** 2 for x in v) / (len(v) - 1 if len(v) > 1 else 1)) ** 0.5
+    return statistics.stdev(v) if len(v) > 1 else 0.0
 
 
 def weights(text):
