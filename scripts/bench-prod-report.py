@@ -13,11 +13,15 @@ its calls per kernel over all boots, the median, mean and the instruction
 counts that 5 % of the calls or more take (the paths: routes of the pick,
 paths of the LLC accounting, pooled), the calls over LONG instructions
 apart (the long calls, carried by what the function calls beyond the
-piece), and the ratios of the means with a
-95 % interval (normal approximation of each mean over its calls) and the
-spread of the ratio between the sets of boots. The workloads'
-own figures with their t intervals and an equivalence verdict (TOST, margin
-stated). The selftests per kernel; a case that fails on every =y boot and
+piece), and the ratios of the means: over all calls pooled, and per set of
+boots (one boot of each kernel), paired by set, with a 95 % t interval of
+their geometric mean and an equivalence verdict (TOST, margin
+stats.MARGIN["call"]). Instruction counts are discrete (a few paths, each
+its count): the calls get the path mix, never an interval of their own;
+the boot's mean is the continuous figure the sets compare. The workloads'
+own figures with their t intervals and an equivalence verdict (Welch
+TOST, margin stats.MARGIN["workload"]). Every interval and test is
+scripts/stats.py's. The selftests per kernel; a case that fails on every =y boot and
 passes on every =n boot fails the report (exit 1), as does a boot that
 failed or a piece with no recorded call.
 """
@@ -28,18 +32,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import percall_data  # noqa: E402
-
-try:
-    from scipy import stats
-except ImportError:  # the setup installs python3-scipy
-    stats = None
+import stats  # noqa: E402
 
 KERNELS = ("stock", "off", "prod")
 LABEL = {"stock": "7.3.4 stock", "off": "=n (C + series' C patches)", "prod": "=y (Rust, production)"}
-# Equivalence margins, stated before the run: per-call means within 1 %,
-# the workloads' figures within 5 % (TCG wall time).
-MARGIN_CALL = 0.01
-MARGIN_WORKLOAD = 0.05
+MARGIN_CALL = stats.MARGIN["call"]
+MARGIN_WORKLOAD = stats.MARGIN["workload"]
 # A call of more instructions than this is a long one (reported apart).
 LONG = 1000
 
@@ -65,46 +63,16 @@ def conf_pieces(rdir):
     return dict(line.split() for line in read(os.path.join(rdir, "pieces.txt")).splitlines())
 
 
-def ratio_interval(a, b):
-    """mean(b) / mean(a) and its 95 % interval by the normal approximation
-    of each mean over its calls (delta method: the calls are many, the
-    means near-normal); with the ratio of each boot's means beside it, so
-    that the spread between boots shows as well."""
-    def ms(v):
-        m = sum(v) / len(v)
-        return m, sum((x - m) ** 2 for x in v) / max(1, len(v) - 1) / len(v)
-    ma, va = ms(a)
-    mb, vb = ms(b)
-    r = mb / ma
-    se = r * (vb / mb ** 2 + va / ma ** 2) ** 0.5
-    z = stats.norm.ppf(0.975) if stats is not None else 1.959964
-    return r, r - z * se, r + z * se
-
-
-def tost(a, b, margin):
-    """Welch TOST of mean(b) / mean(a) - 1 within +-margin; returns (ratio,
-    lo, hi, verdict) with the 90 % interval of the difference over mean(a)."""
-    if stats is None or len(a) < 2 or len(b) < 2:
+def per_set(pa, pb):
+    """The ratio mean(b) / mean(a) of each set of boots (pa, pb: the calls
+    of each boot, in set order), their geometric mean with its paired t
+    interval and the TOST verdict; None under two sets."""
+    ma = [percall_data.mean(x) for x, y in zip(pa, pb) if x and y]
+    mb = [percall_data.mean(y) for x, y in zip(pa, pb) if x and y]
+    if len(ma) < 2:
         return None
-    ma, mb = sum(a) / len(a), sum(b) / len(b)
-    va = sum((x - ma) ** 2 for x in a) / (len(a) - 1)
-    vb = sum((x - mb) ** 2 for x in b) / (len(b) - 1)
-    se = (va / len(a) + vb / len(b)) ** 0.5
-    if se == 0:
-        return (mb / ma, mb / ma - 1, mb / ma - 1, "equal")
-    df = se ** 4 / ((va / len(a)) ** 2 / (len(a) - 1) + (vb / len(b)) ** 2 / (len(b) - 1))
-    t90 = stats.t.ppf(0.95, df)
-    d = mb - ma
-    lo, hi = (d - t90 * se) / ma, (d + t90 * se) / ma
-    t95 = stats.t.ppf(0.975, df)
-    lo95, hi95 = (d - t95 * se) / ma, (d + t95 * se) / ma
-    if -margin < lo and hi < margin:
-        v = f"equivalent within +-{margin:.0%}"
-    elif lo95 > 0 or hi95 < 0:
-        v = "different"
-    else:
-        v = f"inconclusive: could not detect less than {max(abs(lo), abs(hi)):.1%}"
-    return (mb / ma, lo, hi, v)
+    return (stats.paired_ratio(mb, ma), stats.tost_ratio(mb, ma, MARGIN_CALL),
+            min(y / x for x, y in zip(ma, mb)), max(y / x for x, y in zip(ma, mb)))
 
 
 def paired_paths(va, vb, tolerance=5.0):
@@ -116,10 +84,7 @@ def paired_paths(va, vb, tolerance=5.0):
     (a pairing by share, not an identification of the route). None when the
     shares do not pair up so."""
     def ranked(v):
-        share = {}
-        for x in v:
-            share[x] = share.get(x, 0) + 1
-        return sorted(((x, 100 * share[x] / len(v)) for x in percall_data.paths(v)), key=lambda t: -t[1])
+        return sorted(((x, 100 * f) for x, _, f in stats.path_mix(v)), key=lambda t: -t[1])
     ra, rb = ranked(va), ranked(vb)
     if not ra or len(ra) != len(rb) or any(abs(sa - sb) > tolerance for (_, sa), (_, sb) in zip(ra, rb)):
         return None
@@ -144,7 +109,7 @@ def plot(rdir, rows):
     script = f"""set terminal svg size 900,420 font 'sans,11'
 set termoption noenhanced
 set output 'ratios.svg'
-set title 'Production kernels: instructions per call, ratio of the means (95 % interval)'
+set title 'Production kernels: instructions per call, ratio of the means per set of boots (95 % t interval)'
 set ylabel 'ratio (below 1: fewer instructions)'
 set xtics ({", ".join(f'"{p}" {i}' for i, p in enumerate(pieces))}) rotate by -30
 set xrange [-0.6:{len(pieces) - 0.4}]
@@ -199,8 +164,10 @@ def main():
 
     print("Instructions per call at the production call sites (per-call plugin, no cache model),")
     print("all boots pooled; paths: the counts that 5 % of the calls or more take, with their share.")
-    print("Ratios: of the means, with a 95 % interval (normal approximation over the calls) and the")
-    print("range of the same ratio over the sets of boots (one boot of each kernel per set).")
+    print("Ratios: of the means, all calls pooled; per set of boots (one boot of each kernel per set),")
+    print("their range and geometric mean with its 95 % t interval over the sets, and the equivalence")
+    print(f"test (TOST at +-{MARGIN_CALL:.0%}, 90 % interval; scripts/stats.py). Instruction counts are")
+    print("discrete: the paths and their shares are the calls' figure, the sets' means the interval's.")
     print()
     plot_rows = []   # piece, pair, ratio, lo, hi
     hdr = f"{'piece (function)':34s} {'kernel':6s} {'calls':>8s} {'left out':>8s} {'median':>8s} {'mean':>9s}  paths"
@@ -214,10 +181,7 @@ def main():
                 problems.append(f"{piece}: no recorded call on {kernel}")
                 print(f"{piece + ' (' + str(fn) + ')':34s} {kernel:6s} {'none':>8s}")
                 continue
-            share = {}
-            for x in v:
-                share[x] = share.get(x, 0) + 1
-            ps = ", ".join(f"{x} {100 * share[x] / len(v):.0f}%" for x in percall_data.paths(v))
+            ps = stats.format_mix(stats.path_mix(v))
             print(f"{piece + ' (' + str(fn) + ')':34s} {kernel:6s} {len(v):8d} {left.get((piece, kernel), 0):8d} "
                   f"{percall_data.pct(v, 50):8d} {percall_data.mean(v):9.1f}  {ps}")
             # The long calls (what the function calls beyond the piece:
@@ -235,18 +199,24 @@ def main():
                 continue
             va = sorted(x for y in pa for x in y)
             vb = sorted(x for y in pb for x in y)
-            r, lo, hi = ratio_interval(va, vb)
-            verdict = ("equivalent within +-1 %" if 1 - MARGIN_CALL < lo and hi < 1 + MARGIN_CALL else
-                       "lower" if hi < 1 else "higher" if lo > 1 else "inconclusive")
-            per = [percall_data.mean(y) / percall_data.mean(x) for x, y in zip(pa, pb) if x and y]
-            spread = f", per set {min(per):.3f}-{max(per):.3f}" if per else ""
-            plot_rows.append((piece, f"{b}/{a}", r, lo, hi))
-            sa, sb = [x for x in va if x <= LONG], [x for x in vb if x <= LONG]
+            r = percall_data.mean(vb) / percall_data.mean(va)
+            ps = per_set(pa, pb)
+            if ps:
+                g, v, smin, smax = ps
+                sets = (f"per set {smin:.3f}-{smax:.3f}, over the {g.n} sets {g.est:.3f} "
+                        f"[{g.lo:.3f}, {g.hi:.3f}]: {v}")
+                plot_rows.append((piece, f"{b}/{a}", g.est, g.lo, g.hi))
+            else:
+                sets = "one set: no interval"
+            short = [[x for x in y if x <= LONG] for y in pa], [[x for x in y if x <= LONG] for y in pb]
+            sa, sb = [x for y in short[0] for x in y], [x for y in short[1] for x in y]
             rs = ""
             if sa and sb and (len(sa) < len(va) or len(sb) < len(vb)):
-                r2, lo2, hi2 = ratio_interval(sa, sb)
-                rs = f"; calls up to {LONG} instructions: mean {r2:.3f} [{lo2:.3f}, {hi2:.3f}]"
-            print(f"  {b}/{a}: mean {r:.3f} [{lo:.3f}, {hi:.3f}] ({verdict}{spread}), "
+                ps2 = per_set(*short)
+                rs = (f"; calls up to {LONG} instructions: mean {percall_data.mean(sb) / percall_data.mean(sa):.3f}"
+                      + (f" (over the sets {ps2[0].est:.3f} [{ps2[0].lo:.3f}, {ps2[0].hi:.3f}]: {ps2[1]})"
+                         if ps2 else ""))
+            print(f"  {b}/{a}: mean {r:.3f} ({sets}), "
                   f"median {percall_data.pct(vb, 50)}/{percall_data.pct(va, 50)} = "
                   f"{percall_data.pct(vb, 50) / max(1, percall_data.pct(va, 50)):.3f}{rs}")
             pp = paired_paths(va, vb)
@@ -265,22 +235,21 @@ def main():
             wb.setdefault((m.group(2), m.group(4)), {}).setdefault(kernel, []).append(float(m.group(3)))
     if wb:
         print("Workloads (TCG wall time, every round of every boot; 95 % t interval of the mean;")
-        print(f"ratio of the means with TOST at +-{MARGIN_WORKLOAD:.0%}, 90 % interval):")
+        print(f"ratio of the means with Welch's TOST at +-{MARGIN_WORKLOAD:.0%}, 90 % interval):")
         for (metric, better), per in sorted(wb.items()):
             line = f"  {metric} ({better} is better):"
             for kernel in KERNELS:
                 v = per.get(kernel, [])
-                if len(v) >= 2 and stats is not None:
-                    mean = sum(v) / len(v)
-                    ci = stats.t.interval(0.95, len(v) - 1, loc=mean, scale=stats.sem(v)) if len(set(v)) > 1 else (mean, mean)
-                    line += f" {kernel} {mean:.3g} [{ci[0]:.3g}, {ci[1]:.3g}] n={len(v)};"
+                if len(v) >= 2:
+                    ci = stats.t_interval(v)
+                    line += f" {kernel} {ci.est:.3g} [{ci.lo:.3g}, {ci.hi:.3g}] n={len(v)};"
                 elif v:
                     line += f" {kernel} {v[0]:.3g} n=1;"
             print(line)
             for a, b in (("off", "prod"), ("stock", "off")):
-                t = tost(per.get(a, []), per.get(b, []), MARGIN_WORKLOAD)
+                t = stats.tost_welch(per.get(a, []), per.get(b, []), MARGIN_WORKLOAD)
                 if t:
-                    print(f"    {b}/{a} {t[0]:.3f}, difference [{t[1]:+.1%}, {t[2]:+.1%}]: {t[3]}")
+                    print(f"    {b}/{a} {t.est:.3f}, difference [{t.lo:+.1%}, {t.hi:+.1%}]: {t}")
         print()
 
     # Selftests per kernel.

@@ -29,7 +29,7 @@ boots=${BENCH_PROD_BOOTS:-3}
 rounds=${BENCH_PROD_ROUNDS:-2}
 seed=${BENCH_PROD_SEED:-$(date +%s)}
 kernels="stock off prod"
-EXTRA_DEB_PKGS="gnuplot-nox python3-scipy" "$TOP/scripts/setup.sh"
+EXTRA_DEB_PKGS="gnuplot-nox" "$TOP/scripts/setup.sh"
 "$TOP/scripts/fetch-kernel.sh"
 "$TOP/scripts/overlay.sh"
 for k in $kernels; do

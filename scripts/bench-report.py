@@ -17,7 +17,6 @@ and the plots (SVG, gnuplot). Exits 1, naming what is missing, when a boot
 did not produce what the report needs: no figure is printed from missing data.
 """
 import os
-import random
 import re
 import statistics
 import subprocess
@@ -25,6 +24,7 @@ import sys
 import textwrap
 
 import percall_data
+import stats
 
 RES = sys.argv[1]
 problems = []
@@ -282,8 +282,10 @@ if have_percall:
     # a runtime decayed) has a median that moves with the mix of paths a
     # run's timing gives each side: the paths themselves, the instruction
     # counts that 5 % of the calls or more take, compare like for like.
-    say("Paths: the instruction counts taken by 5 % of a side's calls or more, all workloads together "
-        "(a median can fall on different paths on the two sides when the runs' states differ):")
+    say("Paths: the instruction counts taken by 5 % of a side's calls or more, with the share of the "
+        "calls that take each, all workloads together (a median can fall on different paths on the "
+        "two sides when the runs' states differ; instruction counts are discrete, so the path mix, "
+        "not an interval, is their figure):")
     say("")
     say("```")
     paths = {}
@@ -293,9 +295,9 @@ if have_percall:
             v = [r[0] for wl in workloads for r in percall.get((piece, wl, impl), [])]
             if not v:
                 continue
-            common = percall_data.paths(v)
-            paths[(piece, impl)] = common
-            row.append(f"{impl} " + (" ".join(map(str, common)) or "(no count in 5 % of the calls)"))
+            mix = stats.path_mix(v)
+            paths[(piece, impl)] = [x for x, _, _ in mix]
+            row.append(f"{impl} " + (stats.format_mix(mix) or "(no count in 5 % of the calls)"))
         if row:
             say(f"{piece:<12} " + "; ".join(row))
     say("```")
@@ -353,13 +355,14 @@ if have_percall:
             continue
         common = max(set(d), key=d.count)
         pair_diff[piece] = (pct(d, 50), common, d.count(common), len(d))
-        far = [x for x in d if abs(x - common) > 100]
+        on_rust, on_c, size, p = percall_data.one_side_only(d, common)
         say(f"- `{piece}` per group, Rust's instructions minus C's on the same state: median "
             f"{pct(d, 50)}, p10 {pct(d, 10)}, p90 {pct(d, 90)}; {d.count(common)} of the {len(d)} groups "
             f"at {common}."
-            + (f" In {len(far)} groups a path of some {int(percall_data.mean([abs(x) for x in far]))} "
-               f"instructions ran on one side only ({sum(x > 0 for x in far)} times on Rust's, "
-               f"{sum(x < 0 for x in far)} on C's), which moves the means, not the medians." if far else ""))
+            + (f" In {on_rust + on_c} groups a path of some {int(size)} "
+               f"instructions ran on one side only ({on_rust} times on Rust's, {on_c} on C's; "
+               f"as chance, either side as likely to meet it: exact McNemar {stats.fmt_p(p)}), which "
+               "moves the means, not the medians." if on_rust + on_c else ""))
     if pair_diff:
         say("")
     summary.append(("pairs", pair_rows, pair_diff))
@@ -399,35 +402,40 @@ if have_percall:
 
 say("### Workloads, Rust/C with 95 % confidence intervals")
 say("")
+wmargin = stats.MARGIN["workload"]
 say(f"The field's tools and schedbench, {wrounds} rounds per side in one boot, the side that runs "
-    "first chosen at random each round. Ratio of the medians, Rust/C, with a 95 % bootstrap "
-    "interval (10000 resamples of each side); \"no significant difference\" when the interval "
-    "contains 1. Under TCG the guest clock runs while the host thread executes other vCPUs: "
-    "these are wall-time figures of an emulated machine, noisy by nature, which is why the "
+    "first chosen at random each round. Ratio of the medians, Rust/C, with a 95 % percentile bootstrap "
+    "interval (10000 resamples of each side, scipy.stats.bootstrap: the figures are continuous); "
+    f"the verdict is an equivalence test (TOST) of the rounds' paired ratios Rust/C (`paired`: their "
+    f"geometric mean; t on the log ratios, {wrounds - 1} degrees of freedom) against a margin of "
+    f"{wmargin:.0%} stated in advance: \"equivalent\" when the 90 % interval lies within "
+    f"1 +- {wmargin:.0%}, \"different\" when the 95 % interval excludes 1 (and is not within the "
+    "margin), else \"inconclusive\" with the smallest difference the run could have told from none "
+    "(scripts/stats.py). Under TCG the guest clock runs while the host thread executes other "
+    "vCPUs: these are wall-time figures of an emulated machine, noisy by nature, which is why the "
     "intervals matter more than the ratios.")
 say("")
 say("```")
-say(f"{'workload':<20} {'better':<7} {'C median':>11} {'Rust median':>12} {'Rust/C':>7} {'95% CI':>15}  verdict")
-rng = random.Random(20261124)
+say(f"{'workload':<20} {'better':<7} {'C median':>11} {'Rust median':>12} {'Rust/C':>7} {'95% CI':>15}  "
+    f"{'paired':>6}  verdict (TOST, margin {wmargin:.0%})")
 ci_rows = []
+verdicts = {}
 for metric in sorted(wb):
     d = wb[metric]
     mc, mr = statistics.median(d["c"]), statistics.median(d["rust"])
-    boots = []
-    for _ in range(10000):
-        bc = statistics.median(rng.choices(d["c"], k=len(d["c"])))
-        br = statistics.median(rng.choices(d["rust"], k=len(d["rust"])))
-        if bc > 0:
-            boots.append(br / bc)
-    boots.sort()
-    lo, hi = pct(boots, 2.5), pct(boots, 97.5)
-    ratio = mr / mc
-    if lo <= 1 <= hi:
-        verdict = "no significant difference"
-    else:
-        rust_better = (ratio > 1) == (d["better"] == "higher")
-        verdict = "Rust better" if rust_better else "Rust worse"
-    say(f"{metric:<20} {d['better']:<7} {num(mc):>11} {num(mr):>12} {ratio:7.3f} [{lo:.3f}, {hi:.3f}]  {verdict}")
+    bi = stats.bootstrap_ratio_of_medians(d["c"], d["rust"])
+    lo, hi, ratio = bi.lo, bi.hi, mr / mc
+    # The k-th round of each side is the same round (C and Rust in a
+    # random order within it): pairs.
+    gm = stats.paired_ratio(d["rust"], d["c"])
+    v = stats.tost_ratio(d["rust"], d["c"], wmargin)
+    verdict = v.text
+    if v.kind == "different":
+        rust_better = (gm.est > 1) == (d["better"] == "higher")
+        verdict += ": Rust better" if rust_better else ": Rust worse"
+    verdicts[v.kind] = verdicts.get(v.kind, 0) + 1
+    say(f"{metric:<20} {d['better']:<7} {num(mc):>11} {num(mr):>12} {ratio:7.3f} [{lo:.3f}, {hi:.3f}]  "
+        f"{gm.est:6.3f}  {verdict}")
     # Plotted as Rust's performance relative to C (above 1: Rust better).
     if d["better"] == "higher":
         ci_rows.append((metric, ratio, lo, hi))
@@ -435,9 +443,10 @@ for metric in sorted(wb):
         ci_rows.append((metric, 1 / ratio, 1 / hi, 1 / lo))
 say("```")
 say("")
-nsig = sum(1 for _, r, lo, hi in ci_rows if not lo <= 1 <= hi)
-say(f"{nsig} of {len(ci_rows)} intervals exclude 1; at 95 % each, about {0.05 * len(ci_rows):.1f} "
-    "would by chance alone if nothing differed.")
+say(f"Of {len(ci_rows)} workloads: {verdicts.get('equivalent', 0)} equivalent within {wmargin:.0%}, "
+    f"{verdicts.get('different', 0)} different, {verdicts.get('inconclusive', 0)} inconclusive; "
+    f"at 5 % each, about {0.05 * len(ci_rows):.1f} would be called different by chance alone if "
+    "nothing differed.")
 say("")
 with open(os.path.join(RES, "workloads.dat"), "w") as f:
     for i, (metric, r, lo, hi) in enumerate(ci_rows):

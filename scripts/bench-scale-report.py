@@ -22,6 +22,7 @@ import sys
 import textwrap
 
 import percall_data
+import stats
 
 RES = sys.argv[1]
 SIZES = [tuple(int(x) for x in s.split(":")) for s in sys.argv[2:]]
@@ -117,7 +118,9 @@ def size_data(cpus, llcs):
                                 f"the {WORKLOAD[piece]} run)")
     # The occupancy sample's paths: the counts 5 % of a side's calls or more take.
     for impl in ("c", "rust"):
-        r[("paths", impl)] = percall_data.paths([x[0] for x in recs.get(("occupancy", "threads", impl), [])])
+        mix = stats.path_mix([x[0] for x in recs.get(("occupancy", "threads", impl), [])])
+        r[("mix", impl)] = mix
+        r[("paths", impl)] = [x for x, _, _ in mix]
     # The scan: fraction_mm_sched() once per CPU of every scan.
     for impl in ("c", "rust"):
         visits = sorted(x[nested] for x in recs[("scan", "threads", impl)])
@@ -310,8 +313,18 @@ for r in data:
         + f" / {r.get('ls_div')} divergences; group state "
         + " ".join(f"{s} {n}" for s, n in sorted(r.get('tg_shadow', {}).items()))
         + f" groups / {r.get('tg_div')} divergences")
-    say(f"{'':5} occupancy paths (instructions taken by 5 % of the calls or more): c "
-        f"{'/'.join(map(str, r.get(('paths', 'c'), [])))} rust {'/'.join(map(str, r.get(('paths', 'rust'), [])))}")
+    say(f"{'':5} occupancy paths (instructions taken by 5 % of the calls or more, share of the calls): c "
+        f"{stats.format_mix(r.get(('mix', 'c'), []))}; rust {stats.format_mix(r.get(('mix', 'rust'), []))}")
+    for piece in percall_data.SEQUENTIAL:
+        d = r.get("pairs", {}).get(piece, {}).get("diff")
+        if not d:
+            continue
+        common = max(set(d), key=d.count)
+        on_rust, on_c, size, p = percall_data.one_side_only(d, common)
+        if on_rust + on_c:
+            say(f"{'':5} {piece}, same states: a path of some {int(size)} instructions on one side only in "
+                f"{on_rust + on_c} of {len(d)} groups, {on_rust} on Rust's, {on_c} on C's (as chance: exact "
+                f"McNemar {stats.fmt_p(p)})")
 say("```")
 say("")
 

@@ -591,26 +591,10 @@ done < <(sed -n 's/^RSC: \(cgsel_exit\|stress_suite\) /\1 /p' "$con" | awk '{
 	}
 	delete v
 }')
-# For the paired experiments' summaries (awk): paired(x, t) describes the
-# differences x[t, "rust", p] - x[t, "c", p] over the pairs p measured on
-# both sides: their mean with its 95 % interval and how often Rust was
-# higher; "" under two pairs.
-paired_awk='
-function paired(x, t,   k, a, d, n, s, ss, pos, m, sd) {
-	for (k in x) {
-		split(k, a, SUBSEP)
-		if (a[1] != t || a[2] != "rust" || !((t, "c", a[3]) in x))
-			continue
-		d = x[k] - x[t, "c", a[3]]; n++; s += d; ss += d * d; pos += (d > 0)
-	}
-	if (n < 2)
-		return ""
-	m = s / n; sd = sqrt((ss - n * m * m) / (n - 1))
-	return sprintf("%d pairs, mean %+.3f, 95%% interval [%+.3f, %+.3f], rust higher in %d", n, m, m - 1.96 * sd / sqrt(n), m + 1.96 * sd / sqrt(n), pos)
-}'
 # rsc.mode=weights (test_cpu's nested weight test, measured): every round
 # reported four usages, as many rounds as pairs x sides; the summary is the
-# share l0 / (l1 + l2) per side (1 is fair) and the paired differences.
+# share l0 / (l1 + l2) per side (1 is fair) and the paired differences with
+# their t interval and equivalence verdict (scripts/paired-report.py).
 if [ "$mode" = weights ]; then
 	check "weights: every round measured"
 	# shellcheck disable=SC2046 # the fields, split on purpose
@@ -621,21 +605,8 @@ if [ "$mode" = weights ]; then
 		want=$(( $1 * ($# - 1) ))
 		got=$(grep -cE '^RSC: weights (c|rust) [0-9]+ usage [0-9]+ [0-9]+ [0-9]+ [0-9]+$' "$con")
 		[ "$got" = "$want" ] || problems+=("weights: $got rounds measured of $want")
-		weights_report=$(grep -E '^RSC: weights (c|rust) [0-9]+ usage ' "$con" | awk "$paired_awk"'
-			{ r = $6 / ($7 + $8); side = $3; pair = $4; v["", side, pair] = r; sides[side] = 1
-			  n[side]++; s[side] += r; ss[side] += r * r
-			  if (!(side in lo) || r < lo[side]) lo[side] = r
-			  if (!(side in hi) || r > hi[side]) hi[side] = r
-			  pass[side] += (r >= 0.7391 && r <= 1.3529) }
-			END {
-				for (x in sides) {
-					m = s[x] / n[x]; sd = sqrt((ss[x] - n[x] * m * m) / (n[x] > 1 ? n[x] - 1 : 1))
-					printf "%s: %d rounds, l0/(l1+l2) mean %.3f sd %.3f min %.3f max %.3f, within test_cpu'"'"'s 15 %%: %d\n", x, n[x], m, sd, lo[x], hi[x], pass[x]
-				}
-				p = paired(v, "")
-				if (p != "")
-					printf "paired rust - c: %s\n", p
-			}')
+		weights_report=$(/usr/bin/python3 "$TOP/scripts/paired-report.py" weights "$con") ||
+			problems+=("weights: scripts/paired-report.py failed")
 	fi
 fi
 # rsc.mode=cpumax (test_cpu's test_cpucg_max and _nested, measured): every
@@ -644,7 +615,8 @@ fi
 # expectation (the quota of every period of the sleep), then where the
 # excess arose: by the end of the sleep (over that expectation), between
 # the sleep and exit() and during exit() (each over the quota of the
-# periods it took); and the paired Rust - C difference of usage/expected.
+# periods it took); and the paired Rust - C difference of usage/expected
+# with its t interval and equivalence verdict (scripts/paired-report.py).
 if [ "$mode" = cpumax ]; then
 	check "cpumax: every round measured"
 	# shellcheck disable=SC2046 # the fields, split on purpose
@@ -655,30 +627,8 @@ if [ "$mode" = cpumax ]; then
 		want=$(( $1 * 2 * 3 ))
 		got=$(grep -cE '^RSC: cpucg_max (c|rust) [0-9]+ kind (flat|nested|quota10) quota_us [0-9]+ seconds [0-9]+ wake_us [0-9]+ exit_us [0-9]+ reaped_us [0-9]+ usage_sleep [0-9]+ usage_exit [0-9]+ usage_end [0-9]+ +nr_periods [0-9]+ nr_throttled [0-9]+ throttled_usec [0-9]+$' "$con")
 		[ "$got" = "$want" ] || problems+=("cpumax: $got rounds measured of $want")
-		cpumax_mode_report=$(grep -E '^RSC: cpucg_max (c|rust) [0-9]+ kind ' "$con" | awk "$paired_awk"'
-			{ for (i = 5; i < NF; i += 2) v[$i] = $(i + 1)
-			  side = $3; pair = $4; t = v["kind"]; q = v["quota_us"]
-			  d = v["seconds"] * 1000000; np = int(d / 100000); rem = d - np * 100000
-			  e = np * q + (rem < q ? rem : q); u = v["usage_end"]
-			  k = t SUBSEP side; keys[k] = 1; n[k]++
-			  pass[k] += ((u > e ? u - e : e - u) <= int((u + e) / 100) * 10)
-			  r[k] += u / e; ratio[t, side, pair] = u / e
-			  sl[k] += v["usage_sleep"] - e
-			  pre[k] += v["usage_exit"] - v["usage_sleep"] - q * (v["exit_us"] - d) / 100000
-			  ex[k] += v["usage_end"] - v["usage_exit"] - q * (v["reaped_us"] - v["exit_us"]) / 100000
-			  tpre[k] += (v["exit_us"] - d) / 1000; tex[k] += (v["reaped_us"] - v["exit_us"]) / 1000 }
-			END {
-				for (k in keys) {
-					split(k, a, SUBSEP)
-					printf "%s %s: %d rounds, test passes %d, usage/expected %.3f; excess (us): by the sleep'"'"'s end %+.0f, to exit() %+.0f in %.0f ms, in exit() %+.0f in %.0f ms\n", a[1], a[2], n[k], pass[k], r[k] / n[k], sl[k] / n[k], pre[k] / n[k], tpre[k] / n[k], ex[k] / n[k], tex[k] / n[k]
-				}
-				for (k in keys) {
-					split(k, a, SUBSEP)
-					if (a[2] != "rust" || (p = paired(ratio, a[1])) == "")
-						continue
-					printf "%s paired usage/expected rust - c: %s\n", a[1], p
-				}
-			}' | sort)
+		cpumax_mode_report=$(/usr/bin/python3 "$TOP/scripts/paired-report.py" cpumax "$con") ||
+			problems+=("cpumax: scripts/paired-report.py failed")
 	fi
 fi
 check "workload report"

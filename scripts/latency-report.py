@@ -11,8 +11,12 @@ the largest wait
 of a task of the lowest-weight leaf (low_ms) and of the other tasks
 (other_ms), in milliseconds. For each metric, the pairs give paired ratios
 Rust / C; their geometric mean with a 95 % t-interval on the log ratios and
-a two-sided sign test say whether Rust's waits differ. The C / C pairs
-(c2 / c) show what the same comparison gives with no difference at all.
+a two-sided sign test say whether Rust's waits differ, and an equivalence
+test (TOST on the log ratios, margin stats.MARGIN["latency"]) whether the
+run could tell them apart from no difference: "equivalent", "different" or
+"inconclusive: the test could not detect less than X" (scripts/stats.py).
+The C / C pairs (c2 / c) show what the same comparison gives with no
+difference at all.
 
 RCU stall reports (the boot runs with RCU's default 21 s timeout) are
 assigned to the round during which they were printed, and to the round in
@@ -23,54 +27,28 @@ the data is incomplete (a round missing, a round that read fewer tasks than
 it started, no rq clock read); 2 the console cannot be read.
 """
 
-import math
+import os
 import re
 import sys
 
-# Two-sided 95 % quantiles of Student's t, by degrees of freedom.
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365,
-       8: 2.306, 9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160,
-       14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093,
-       20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.060,
-       26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042, 40: 2.021,
-       60: 2.000, 120: 1.980}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stats  # noqa: E402
+
 STALL_TIMEOUT = 21.0
 METRICS = ("low_ms", "other_ms")
-
-
-def t95(df):
-    if df in T95:
-        return T95[df]
-    for k in sorted(T95):
-        if k >= df:
-            return T95[k]
-    return 1.960
-
-
-def sign_test(wins, losses):
-    """Two-sided exact binomial p for wins against losses (ties dropped)."""
-    n = wins + losses
-    if n == 0:
-        return 1.0
-    k = min(wins, losses)
-    p = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
-    return min(1.0, 2 * p)
+# A wait of 0 (a task that never waited) is counted as 1 ms, the
+# resolution that matters here, so that the ratio is defined.
+FLOOR_MS = 1.0
 
 
 def paired(a, b):
-    """Geometric mean of a/b with its 95 % interval, and the sign test.
-
-    A wait of 0 (a task that never waited) is counted as 1 ms, the
-    resolution that matters here, so that the ratio is defined."""
-    logs = [math.log(max(x, 1.0) / max(y, 1.0)) for x, y in zip(a, b)]
-    n = len(logs)
-    mean = sum(logs) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in logs) / (n - 1)) if n > 1 else 0.0
-    half = t95(n - 1) * sd / math.sqrt(n) if n > 1 else float("inf")
+    """Geometric mean of a/b with its 95 % t interval, the sign test, and
+    the equivalence test against MARGIN["latency"]."""
+    r = stats.paired_ratio(a, b, floor=FLOOR_MS)
     wins = sum(1 for x, y in zip(a, b) if x > y)
     losses = sum(1 for x, y in zip(a, b) if x < y)
-    return (math.exp(mean), math.exp(mean - half), math.exp(mean + half),
-            wins, losses, sign_test(wins, losses))
+    v = stats.tost_ratio(a, b, stats.MARGIN["latency"], floor=FLOOR_MS)
+    return r.est, r.lo, r.hi, wins, losses, stats.sign_test(wins, losses), v
 
 
 def main():
@@ -145,7 +123,8 @@ def main():
     worse = []
     print()
     print(f"{'metric':<10} {'pairs':<6} {'median a':>9} {'median b':>9} {'ratio a/b':>9} "
-          f"{'95 % interval':>17} {'a>b':>4} {'a<b':>4} {'sign p':>7}")
+          f"{'95 % interval':>17} {'a>b':>4} {'a<b':>4} {'sign p':>7}  "
+          f"equivalence (TOST, margin {stats.MARGIN['latency']:.0%})")
     for kind, a_side, b_side, n, label in (("pair", "rust", "c", want_pairs, "Rust/C"),
                                            ("cc", "c2", "c", want_cc, "C/C")):
         if n == 0:
@@ -156,10 +135,10 @@ def main():
             if len(a) != len(b) or len(a) < 2:
                 problems.append(f"{label} {metric}: {len(a)} and {len(b)} rounds, cannot compare")
                 continue
-            g, lo, hi, w, l, p = paired(a, b)
+            g, lo, hi, w, l, p, v = paired(a, b)
             med = lambda v: sorted(v)[len(v) // 2]
             print(f"{metric:<10} {label:<6} {med(a):9.1f} {med(b):9.1f} {g:9.3f} "
-                  f"  [{lo:6.3f}, {hi:6.3f}] {w:4d} {l:4d} {p:7.3f}")
+                  f"  [{lo:6.3f}, {hi:6.3f}] {w:4d} {l:4d} {p:7.3f}  {v}")
             if kind == "pair" and lo > 1.0 and p < 0.05:
                 worse.append(f"{metric}: Rust/C {g:.3f} [{lo:.3f}, {hi:.3f}], sign test p={p:.3f}")
 

@@ -38,6 +38,6 @@ rc=0
 {
 	echo "kernel: $flavour, $(sed -n 's/^RSC: kernel //p' "$out/console.log" | head -n1), built from $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo "a tree outside git")"
 	echo "host: $(nproc) CPUs, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
-	python3 "$TOP/scripts/latency-report.py" "$out/console.log" "$pairs" "$cc"
+	/usr/bin/python3 "$TOP/scripts/latency-report.py" "$out/console.log" "$pairs" "$cc"
 } | tee "$out/latency.txt"
 exit "${PIPESTATUS[0]}"

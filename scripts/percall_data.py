@@ -12,6 +12,8 @@ import array
 import os
 import re
 
+import stats
+
 # A raw record: instructions, data lines, instruction lines, L1D misses, L2
 # misses, measured calls made inside the call.
 RECORD = 6
@@ -71,11 +73,20 @@ def load(raw_dir, console, log, pieces, ordered=None):
 def paths(values, share=0.05):
     """The instruction counts that `share` of the calls or more take, sorted:
     a piece's paths, compared like for like where its median moves with the
-    mix of paths a run's state gives each side."""
-    count = {}
-    for v in values:
-        count[v] = count.get(v, 0) + 1
-    return sorted(v for v, n in count.items() if n >= share * len(values))
+    mix of paths a run's state gives each side (stats.path_mix() with the
+    calls and shares)."""
+    return [v for v, _, _ in stats.path_mix(values, share)]
+
+
+def one_side_only(diff, common, far=100):
+    """Of the per-event differences Rust - C of a SEQUENTIAL piece, the
+    events whose difference is over `far` instructions from the common one:
+    a path one side's call met and the other's did not. Returns (on Rust's,
+    on C's, mean size of the path, exact McNemar p that the split is
+    chance)."""
+    x = [d for d in diff if abs(d - common) > far]
+    on_rust, on_c = sum(d > 0 for d in x), sum(d < 0 for d in x)
+    return on_rust, on_c, mean([abs(d) for d in x]), stats.discordant_p(on_rust, on_c)
 
 
 # The shadow check's out-of-line sides (kernel/sched/rust/debug/fair_shadow.c),

@@ -10,6 +10,7 @@ DEB_PKGS="clang$LLVM_SUFFIX lld$LLVM_SUFFIX llvm$LLVM_SUFFIX libclang$LLVM_SUFFI
 	qemu-system-x86 flex bison bc libelf-dev libssl-dev cpio busybox-static
 	ccache dwarves python3 xz-utils gzip make gcc libglib2.0-dev pkg-config
 	rsync patch bash-static rt-tests stress-ng util-linux coreutils python3-docutils
+	python3-scipy
 	${EXTRA_DEB_PKGS:-}"
 
 missing=
