@@ -31,7 +31,7 @@ FLAVOUR ?= test
 BOOT_ARGS ?=
 
 .PHONY: all help main test test-kasan test-arm64 test-all stress latency weights cpumax boot shell bench bench-arm64 \
-	bench-prod bench-readme-prod bench-scale bench-readme bench-readme-arm64 bench-readme-scale kunit kunit-uml setup fetch overlay patches series-branch series-import check-series \
+	bench-prod bench-readme-prod bench-scale bench-readme bench-readme-arm64 bench-readme-scale bench-native bench-native-bundle bench-readme-native kunit kunit-uml setup fetch overlay patches series-branch series-import check-series \
 	lint check-off check-inline check-rust-min check-unsound check-harness clean
 
 all: main
@@ -94,6 +94,15 @@ bench-readme-prod: ## write the last make bench-prod results to tests/bench/resu
 
 bench-scale: ## per-call instructions, C and Rust, at 4 to 64 CPUs in 2 to 16 LLCs (SCALE_SIZES=)
 	@$(S)/bench-scale.sh
+
+bench-native: ## make bench's microbenchmarks in nanoseconds on the host CPU: a UML kernel, C against Rust (NATIVE_REPS=20)
+	@$(S)/bench-native.sh
+
+bench-native-bundle: ## make bench-native, and a tar of its UML kernel, root and runner that runs on any x86_64 Linux host
+	@$(S)/bench-native.sh bundle
+
+bench-readme-native: ## write the last make bench-native results to tests/bench/results-native/
+	@$(S)/bench-native.sh readme
 
 bench-readme: ## write the last make bench results to tests/bench/results/
 	@$(S)/bench-readme.sh

@@ -53,6 +53,11 @@ MARGIN = {
     # boots. 1 %: the size of difference the series claims it does not
     # add (a few instructions in hundreds).
     "call": 0.01,
+    # make bench-native: Rust/C of the nanoseconds per call on the host CPU,
+    # the same state on both sides. 2 %: the bound the native comparison is
+    # asked to stay under (issue #42); timing a call of 2-50 ns closer than
+    # that needs more reps than a host's frequency steps allow.
+    "native": 0.02,
 }
 
 

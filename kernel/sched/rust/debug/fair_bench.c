@@ -41,12 +41,15 @@
 #define BENCH_BATCH	2000
 #define BENCH_MAX_SE	1025	/* 1024 queued and curr */
 #define BENCH_OUT_SIZE	8192
+/* Every batch time of a run: cases x 2 sides x runs, up to 10 digits each. */
+#define BENCH_RAW_SIZE	(128 * 1024)
 
 struct rust_bench {
 	struct rq rq;
 	struct sched_entity se[BENCH_MAX_SE];
 	u64 ns[2][BENCH_TIMED_RUNS];
 	struct rnd_state rnd;
+	struct seq_buf raw;
 };
 
 static DEFINE_MUTEX(rust_bench_mutex);
@@ -69,6 +72,7 @@ static noinline __used void rust_bench_mark_end(void)
 }
 
 static char *rust_bench_out;
+static char *rust_bench_raw_out;
 
 enum rust_bench_kind {
 	BENCH_EMPTY, BENCH_CALL, BENCH_FAST, BENCH_HEAP, BENCH_TG, BENCH_LLC, BENCH_DECAY,
@@ -656,6 +660,13 @@ static bool rust_bench_case_sides(struct rust_bench *b, struct seq_buf *s, const
 #endif
 	if (kind == BENCH_TG)
 		kfree(alloc);
+	/* The batches as they ran, before the statistics sort them. */
+	for (side = 0; side < 2; side++) {
+		seq_buf_printf(&b->raw, "%s %d %d", name, side, batch);
+		for (r = 0; r < BENCH_TIMED_RUNS; r++)
+			seq_buf_printf(&b->raw, " %llu", b->ns[side][r]);
+		seq_buf_putc(&b->raw, '\n');
+	}
 	for (side = 0; side < 2; side++)
 		rust_bench_stats(b->ns[side], batch, &med[side], &lo[side], &hi[side]);
 	ratio = div64_u64(med[1] * 1000, med[0] ?: 1);
@@ -710,17 +721,22 @@ static int rust_bench_run(void)
 	struct rust_bench *b;
 	struct seq_buf s;
 	char name[32];
-	char *out;
+	char *out, *raw;
 	int i, j;
 
 	b = vzalloc(sizeof(*b));
 	out = kzalloc(BENCH_OUT_SIZE, GFP_KERNEL);
-	if (!b || !out) {
+	raw = vzalloc(BENCH_RAW_SIZE);
+	if (!b || !out || !raw) {
 		vfree(b);
 		kfree(out);
+		vfree(raw);
 		return -ENOMEM;
 	}
 	prandom_seed_state(&b->rnd, 20261122);
+	seq_buf_init(&b->raw, raw, BENCH_RAW_SIZE);
+	/* Side 0: C (7.3's C for a stock_ case); side 1: Rust (fair.c's C). */
+	seq_buf_puts(&b->raw, "# case side calls_per_batch ns_of_each_batch\n");
 	seq_buf_init(&s, out, BENCH_OUT_SIZE);
 	seq_buf_printf(&s, "# %d timed runs x %d calls; ns per call: median [p10-p90]\n",
 		       BENCH_TIMED_RUNS, BENCH_BATCH);
@@ -753,10 +769,14 @@ static int rust_bench_run(void)
 		rust_bench_case(b, &s, "llc_decay", BENCH_DECAY_EPOCH, 0, BENCH_NO_CURR,
 				false);
 	}
+	if (seq_buf_has_overflowed(&b->raw))
+		seq_buf_printf(&s, "# bench_raw overflowed: BENCH_RAW_SIZE too small\n");
 	vfree(b);
 
 	kfree(rust_bench_out);
 	rust_bench_out = out;
+	vfree(rust_bench_raw_out);
+	rust_bench_raw_out = raw;
 	return 0;
 }
 
@@ -783,6 +803,26 @@ static ssize_t rust_bench_write(struct file *file, const char __user *ubuf, size
 static const struct file_operations rust_bench_fops = {
 	.read	= rust_bench_read,
 	.write	= rust_bench_write,
+	.llseek	= default_llseek,
+};
+
+/*
+ * bench_raw: every batch's time in nanoseconds of the last run, as it ran
+ * (make bench-native takes its statistics from these).
+ */
+static ssize_t rust_bench_raw_read(struct file *file, char __user *ubuf, size_t cnt,
+				   loff_t *ppos)
+{
+	static const char none[] = "no results: echo run > bench\n";
+	const char *out;
+
+	guard(mutex)(&rust_bench_mutex);
+	out = rust_bench_raw_out ?: none;
+	return simple_read_from_buffer(ubuf, cnt, ppos, out, strlen(out));
+}
+
+static const struct file_operations rust_bench_raw_fops = {
+	.read	= rust_bench_raw_read,
 	.llseek	= default_llseek,
 };
 
@@ -829,6 +869,7 @@ DEFINE_SHOW_ATTRIBUTE(sched_rust_tg_state_size);
 void __init sched_rust_bench_init_debugfs(struct dentry *dir)
 {
 	debugfs_create_file("bench", 0600, dir, NULL, &rust_bench_fops);
+	debugfs_create_file("bench_raw", 0400, dir, NULL, &rust_bench_raw_fops);
 	debugfs_create_file_unsafe("pick_stock", 0600, dir, NULL, &sched_rust_pick_stock_fops);
 #ifdef CONFIG_FAIR_GROUP_SCHED
 	debugfs_create_file("tg_state_size", 0444, dir, NULL, &sched_rust_tg_state_size_fops);

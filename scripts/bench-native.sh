@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench-native: make bench's in-kernel microbenchmarks timed on the host
+# CPU. A User-Mode Linux kernel (configs/native.config: x86_64 host, the
+# debug and bench options, a static binary) boots with a host directory as
+# its root file system (busybox and tests/bench/native/init); the guest runs
+# the benchmarks NATIVE_REPS times (20) and prints every batch's time;
+# tests/bench/native/run.sh boots it pinned to one host CPU and
+# scripts/bench-native-report.py turns the batches into ratios with their
+# 95 % intervals, beside make bench's instruction ratios.
+#   scripts/bench-native.sh           build, run, report
+#   scripts/bench-native.sh bundle    also write $CACHE/bench-native.tar.gz:
+#                                     the kernel, the root and the runner
+#   scripts/bench-native.sh readme    the last run's results and report into
+#                                     tests/bench/results-native/
+# Output: $CACHE/bench-native/ (the bundle's tree and the results file).
+# Exit: 0, 1 the guest failed a step, 2 the harness or the environment.
+
+. "$(dirname "$0")/common.sh"
+
+[ "$(uname -m)" = x86_64 ] || die "bench-native needs an x86_64 host (UML runs on the host's architecture)"
+stage -e setup "$TOP/scripts/setup.sh"
+stage -e fetch "$TOP/scripts/fetch-kernel.sh"
+stage overlay "$TOP/scripts/overlay.sh"
+
+B=$CACHE/build-native
+D=$CACHE/bench-native
+mkdir -p "$B"
+cc=/usr/lib/ccache/clang$LLVM_SUFFIX
+[ -x "$cc" ] || cc=clang$LLVM_SUFFIX
+umake() { make -C "$WORK" O="$B" ARCH=um LLVM=$LLVM_SUFFIX CC="$cc" HOSTCC="$cc" "$@"; }
+
+build() {
+	if ! cmp -s "$TOP/configs/native.config" "$B/.config.done"; then
+		umake x86_64_defconfig > /dev/null
+		(cd "$WORK" && ARCH=um ./scripts/kconfig/merge_config.sh -m -O "$B" "$B/.config" \
+			"$TOP/configs/native.config" > /dev/null) 2> >(grep -v 'override: reassigning' >&2)
+		umake olddefconfig > /dev/null
+		local line missing=
+		while IFS= read -r line; do
+			case $line in
+			CONFIG_*=n) grep -qx "# ${line%=n} is not set" "$B/.config" || missing="$missing $line" ;;
+			CONFIG_*) grep -qx "$line" "$B/.config" || missing="$missing $line" ;;
+			esac
+		done < <(grep '^CONFIG_' "$TOP/configs/native.config")
+		[ -z "$missing" ] || die "configs/native.config: did not survive olddefconfig:$missing"
+		cp "$TOP/configs/native.config" "$B/.config.done"
+	fi
+	log "building the UML kernel in $B (log: $B/build.log)"
+	umake -j"$(nproc)" linux > "$B/build.log" 2>&1 || { tail -n 30 "$B/build.log" >&2; die "the UML build failed"; }
+	file -L "$B/linux" | grep -q 'statically linked' || die "$B/linux is not statically linked"
+}
+
+tree() {
+	rm -rf "$D/root"
+	mkdir -p "$D/root/bin" "$D/root/proc" "$D/root/sys" "$D/root/dev" "$D/root/tmp"
+	command -v busybox > /dev/null || die "no busybox (Debian: busybox-static)"
+	cp "$(command -v busybox)" "$D/root/bin/busybox"
+	file -L "$D/root/bin/busybox" | grep -q 'statically linked' || die "busybox is not static (Debian: busybox-static)"
+	for t in sh mount grep sed cat uname poweroff awk; do
+		ln -s busybox "$D/root/bin/$t"
+	done
+	install -m 755 "$TOP/tests/bench/native/init" "$D/root/init"
+	install -m 755 "$TOP/tests/bench/native/run.sh" "$D/run.sh"
+	cp "$B/linux" "$D/linux"
+}
+
+res=$D/results.txt
+report() {
+	/usr/bin/python3 "$TOP/scripts/bench-native-report.py" "$res" \
+		"$TOP/tests/bench/results/report.txt" > "$D/report.txt" || return
+	cat "$D/report.txt"
+}
+if [ "${1:-}" = readme ]; then
+	[ -f "$res" ] || die "no results in $res: run make bench-native first"
+	R=$TOP/tests/bench/results-native
+	mkdir -p "$R"
+	cp "$res" "$R/results.txt"
+	report > /dev/null || fail "the report failed on $res"
+	cp "$D/report.txt" "$R/report.txt"
+	{
+		echo "# make bench-native: time per call on a real CPU"
+		echo
+		echo "Command: \`make bench-native\` (NATIVE_REPS=$(sed -n 's/.* reps \([0-9]*\)$/\1/p' "$res" | head -n1)),"
+		echo "then \`make bench-readme-native\`. Raw batches: [results.txt](results.txt)."
+		echo "The instruction ratios (icount) are make bench's, from"
+		echo "[../results/report.txt](../results/report.txt)."
+		echo
+		echo '```'
+		cat "$D/report.txt"
+		echo '```'
+	} > "$R/README.md"
+	log "wrote $R"
+	exit 0
+fi
+stage build build
+stage tree tree
+rm -f "$res"
+stage run env RESULTS="$res" "$D/run.sh" "${NATIVE_REPS:-20}"
+stage report report
+if [ "${1:-}" = bundle ]; then
+	rm -f "$D/results-"*.txt
+	tar -C "$CACHE" -czf "$CACHE/bench-native.tar.gz" \
+		bench-native/linux bench-native/root bench-native/run.sh
+	log "bundle: $CACHE/bench-native.tar.gz ($(du -h "$CACHE/bench-native.tar.gz" | cut -f1)): tar xzf it anywhere, run bench-native/run.sh"
+fi

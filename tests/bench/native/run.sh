@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench-native's runner, also the bundle's (make bench-native-bundle):
+# boots the User-Mode Linux kernel ./linux with ./root as its root file
+# system, pinned to one host CPU where taskset exists, and writes what its
+# microbenchmarks print to results-<host>-<date>.txt, headed by the host's
+# CPU model and load. Needs nothing but a Linux x86_64 host: the kernel and
+# busybox are static binaries. The summary table comes from
+# ./root/bin/busybox awk; the intervals from scripts/bench-native-report.py
+# of the rust-sched-cfs repository, run on the results file.
+#   ./run.sh [reps] [host-cpu]      default: 20 reps, host CPU 1 (or 0)
+# Exit: 0 the run completed, 1 the guest reported a failure, 2 no output.
+
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+reps=${1:-20}
+cpu=${2:-$( [ "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" -gt 1 ] && echo 1 || echo 0)}
+out=${RESULTS:-$here/results-$(uname -n)-$(date -u +%Y%m%dT%H%M%SZ).txt}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+pin=
+command -v taskset > /dev/null 2>&1 && pin="taskset -c $cpu"
+{
+	echo "# make bench-native: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "# host: $(uname -srm); $(getconf _NPROCESSORS_ONLN) CPUs online"
+	echo "# cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
+	echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "# pinned: ${pin:-no (no taskset)}; guest: 2 CPUs, $reps reps"
+} > "$tmp/head"
+# UML keeps its runtime state under $HOME/.uml: a private one.
+HOME=$tmp $pin "$here/linux" mem=256M ncpus=2 seccomp=on rootfstype=hostfs \
+	rootflags="$here/root" rw init=/init rsc.reps="$reps" \
+	con0=fd:0,fd:1 con=null < /dev/null > "$tmp/console" 2>&1 || true
+echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$tmp/head"
+{ cat "$tmp/head"; grep -a '^RSC: ' "$tmp/console" || true; } > "$out"
+if grep -q '^RSC: FAIL' "$out"; then
+	grep '^RSC: FAIL' "$out" >&2
+	exit 1
+fi
+if ! grep -q '^RSC: done' "$out"; then
+	tail -n 20 "$tmp/console" >&2
+	echo "run.sh: the guest did not finish (console above)" >&2
+	exit 2
+fi
+sed -n 's/^# //p' "$out" | head -n 6
+# Per case: the median over reps of (median Rust batch - empty) / (median C
+# batch - empty), the empty case's medians subtracted per side, and the
+# spread of that ratio over the reps (min-max).
+"$here/root/bin/busybox" awk '
+function med(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+$1 == "RSC:" && $2 == "raw" {
+	rep = $3; c = $4; side = $5; calls = $6; n = 0
+	for (i = 7; i <= NF; i++) v[++n] = $i / calls
+	m[rep, c, side] = med(v, n)
+	if (!(c in seen)) { seen[c] = 1; order[++nc] = c }
+	if (rep > nrep) nrep = rep
+}
+END {
+	printf "%-22s %9s %9s %7s %15s\n", "case", "ns side0", "ns side1", "ratio", "min-max (reps)"
+	for (k = 1; k <= nc; k++) {
+		c = order[k]; nr = 0
+		for (r = 1; r <= nrep; r++) {
+			e0 = m[r, "empty", 0]; e1 = m[r, "empty", 1]
+			if (c == "empty") { e0 = 0; e1 = 0 }
+			s0[r] = m[r, c, 0] - e0; s1[r] = m[r, c, 1] - e1
+			if (s0[r] > 0) rr[++nr] = s1[r] / s0[r]
+		}
+		lo = 1e9; hi = -1e9
+		for (i = 1; i <= nr; i++) { if (rr[i] < lo) lo = rr[i]; if (rr[i] > hi) hi = rr[i] }
+		for (i = 1; i <= nrep; i++) { a0[i] = s0[i]; a1[i] = s1[i] }
+		printf "%-22s %9.2f %9.2f %7.3f %7.3f-%-7.3f\n", c, med(a0, nrep), med(a1, nrep), med(rr, nr), lo, hi
+	}
+}' "$out"
+echo "results: $out"
