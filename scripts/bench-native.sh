@@ -29,7 +29,9 @@ D=$CACHE/bench-native
 mkdir -p "$B"
 cc=/usr/lib/ccache/clang$LLVM_SUFFIX
 [ -x "$cc" ] || cc=clang$LLVM_SUFFIX
-umake() { make -C "$WORK" O="$B" ARCH=um LLVM=$LLVM_SUFFIX CC="$cc" HOSTCC="$cc" "$@"; }
+# UML links with the host's ld; llvm-objcopy refuses the static binary's
+# .rela.plt ("Link field value ... is not a symbol table"): binutils' objcopy.
+umake() { make -C "$WORK" O="$B" ARCH=um LLVM=$LLVM_SUFFIX CC="$cc" HOSTCC="$cc" OBJCOPY=objcopy "$@"; }
 
 build() {
 	if ! cmp -s "$TOP/configs/native.config" "$B/.config.done"; then
