@@ -145,19 +145,42 @@ impl RqLlc {
         Some(unsafe { counts.add(crate::num::casts::u32_as_usize(llc)) })
     }
 
-    /// Replaces the count of LLC `llc` by `f(count)`; nothing if there is no such count.
+    /// Adds one to the count of LLC `llc` (`sd->llc_counts[llc]++`); nothing if there is no
+    /// such count.
+    ///
+    /// An unpaired increment wraps, as C's does.
     #[inline]
-    pub fn update_llc_count(&self, llc: u32, f: impl FnOnce(u32) -> u32) {
+    pub fn llc_count_inc(&self, llc: u32) {
         let Some(c) = self.llc_count(llc) else {
             return;
         };
         // Load balancing (`update_sg_lb_stats()`, `sched_balance_find_src_rq()`) reads the
         // counts of remote domains without this lock, so every Rust access is atomic. Only the
-        // holder of this runqueue's lock writes its domain's counts: no read-modify-write.
-        // SAFETY: `c` is a valid count (`llc_count()`), accessed atomically.
+        // holder of this runqueue's lock writes its domain's counts: no read-modify-write. Only
+        // the arithmetic runs between the load and the store: nothing that could sleep (and end
+        // the RCU read-side section `c` depends on) or write the count in between.
+        // SAFETY: `c` is a count of the domain, valid while `self` exists (`llc_count()`).
         let n = unsafe { Atomic::from_ptr(c).load(Relaxed) };
         // SAFETY: As just above; this CPU holds the lock that serialises the writers.
-        unsafe { Atomic::from_ptr(c).store(f(n), Relaxed) };
+        unsafe { Atomic::from_ptr(c).store(n.wrapping_add(1), Relaxed) };
+    }
+
+    /// Takes one from the count of LLC `llc`, unless it is 0 (`if (sd->llc_counts[llc])
+    /// sd->llc_counts[llc]--`); nothing if there is no such count.
+    ///
+    /// A domain rebuild reallocates the counts zeroed, so a task queued before it can find its
+    /// count at 0: it stays there, as in C.
+    #[inline]
+    pub fn llc_count_dec(&self, llc: u32) {
+        let Some(c) = self.llc_count(llc) else {
+            return;
+        };
+        // As in `llc_count_inc()`: atomic for the lockless readers, one writer (this lock's
+        // holder), nothing but the arithmetic between the load and the store.
+        // SAFETY: `c` is a count of the domain, valid while `self` exists (`llc_count()`).
+        let n = unsafe { Atomic::from_ptr(c).load(Relaxed) };
+        // SAFETY: As just above; this CPU holds the lock that serialises the writers.
+        unsafe { Atomic::from_ptr(c).store(n.saturating_sub(1), Relaxed) };
     }
 }
 
