@@ -221,16 +221,21 @@ impl TaskLlc {
     /// Returns whether the task was queued on its preferred LLC (`p->pref_llc_queued`).
     #[inline]
     pub fn pref_llc_queued(&self) -> bool {
-        // SAFETY: The task is valid; the field is written only under its runqueue's lock,
-        // which is held (type invariants), and read by nothing else.
+        // SAFETY: The task is valid, and its runqueue's lock held (type invariants). Every
+        // access to the field of a task that can be queued holds that lock: fair.c's
+        // `account_llc_enqueue()`/`_dequeue()` and `task_pref_llc_runnable()`, and the debug
+        // kernel's shadow check (`llc_shadow_counts()`, which reads it with the lock held,
+        // `lockdep_assert_rq_held()`); `init_sched_mm()` clears it in `sched_fork()`, before
+        // the task can be queued. So no write races with this read.
         unsafe { (*self.p()).pref_llc_queued != 0 }
     }
 
     /// Sets `p->pref_llc_queued`.
     #[inline]
     pub fn set_pref_llc_queued(&self, queued: bool) {
-        // SAFETY: As in `pref_llc_queued()`: the lock, held (type invariants), serialises every
-        // access to the field.
+        // SAFETY: As in `pref_llc_queued()`: every access to the field of a task that can be
+        // queued holds its runqueue's lock, which is held (type invariants), so nothing
+        // accesses it concurrently.
         unsafe { (*self.p()).pref_llc_queued = i32::from(queued) };
     }
 
@@ -251,7 +256,7 @@ impl EpochLocked<'_> {
         // INVARIANT: As the next comment says.
         // SAFETY: The runqueue is valid and its `cpu_epoch_lock` held for `'a` (invariants of
         // `EpochLocked`), which outlives the borrow of `self`.
-        unsafe { &*self.rq.cast::<RqEpoch>() }
+        unsafe { &*self.rq().cast::<RqEpoch>() }
     }
 
     /// Returns the runtime of a process on this runqueue's CPU.
