@@ -202,7 +202,8 @@ where
 /// // Hand the `__percpu` address to C and take it back: it is freed once, on drop.
 /// let raw: *mut u64 = counters.into_raw().as_raw();
 /// let ptr = PerCpuPtr::from_raw(raw).ok_or(EINVAL)?;
-/// // SAFETY: `raw` comes from `into_raw()` and is not used after this.
+/// // SAFETY: `raw` comes from `into_raw()`, and nothing else has it: nothing but the new
+/// // owner accesses the instances or frees them.
 /// let counters = unsafe { PerCpu::<u64>::from_raw(ptr) };
 /// drop(counters);
 ///
