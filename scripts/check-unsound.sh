@@ -3,12 +3,25 @@
 #
 # make check-unsound: the misuse snippets of tests/unsound/ compiled against
 # the kernel crate of a built kernel, with that build's own rustc command
-# (taken from the .cmd file of the sched_rust crate). Each snippet names the
-# error it must be refused with ("// expect: E0599") and, where the code
-# alone could be any misuse of its kind, the text of that error
-# ("// expect-message: no method named `left`"); a snippet that compiles,
-# or fails with another error or another text, fails the check. The control
-# snippets ("// expect: ok") must compile. One line per snippet.
+# (taken from the .cmd file of the sched_rust crate). One line per snippet.
+#
+# Each misuse snippet X.rs must be refused for exactly its reason:
+#   // expect: E0599            the only error code it may fail with ("lint":
+#                               a denied lint, which has no code)
+#   // expect-message: <text>   every error it fails with must say this
+#                               (a second error, for another reason, fails)
+#   // expect-note: <text>      (any number) text the compiler's output must
+#                               contain, e.g. the type a note names
+#   // compile: full            compiled to an object (--emit=obj), not only to
+#                               metadata: for errors of monomorphisation (a
+#                               const assert of a generic), which a metadata
+#                               compile never evaluates. Such a snippet must
+#                               pass the metadata compile and fail the full one.
+# and beside it stands its control, X_ok.rs ("// expect: ok"), which must
+# compile: the same code with only that reason removed (at most 8 lines
+# other than comments differ). A snippet named *_ok.rs is a
+# control and says "// expect: ok"; a control without a misuse beside it
+# (correct_use_ok.rs: every API used as intended) is allowed.
 #   scripts/check-unsound.sh [flavour]   default: test, else bench
 # Exit: 0 all as expected, 1 a snippet did not fail as expected, 4 no build
 # (skipped), 2 a harness problem.
@@ -44,44 +57,128 @@ printf '%s\n' "${args[@]:0:3}" | grep -qxE 'rustc|clippy-driver' ||
 
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
-fail=0 n=0
+# A control is the misuse with only its reason removed: a few lines.
+max_diff=${max_diff:-8}
+fail=0 n=0 nmis=0 nctl=0
+
+# compile <src> <name> <emit>: status of a compile of the snippet; output in $T/<name>.<emit>.log.
+compile() {
+	local rc=0 out
+	case $3 in
+	metadata) out=$T/$2.rmeta ;;
+	obj) out=$T/$2.o ;;
+	esac
+	(cd "$B" && env RUSTC_BOOTSTRAP=1 "${args[@]}" --crate-name "unsound_$2" --emit="$3" \
+		-o "$out" "$1") > "$T/$2.$3.log" 2>&1 || rc=$?
+	return $rc
+}
+# The error lines of a compile's output: each error has one ("error[E0277]: ..."), and the
+# summary line is left out.
+errors() {
+	grep -E '^error(\[E[0-9]+\])?: ' "$1" | grep -vE '^error: aborting due to' || true
+}
+# Lines of code (comments and blank lines left out) that differ between two snippets.
+code_diff() {
+	diff <(grep -vE '^[[:space:]]*(//|$)' "$1") <(grep -vE '^[[:space:]]*(//|$)' "$2") |
+		grep -c '^[<>]' || true
+}
+show() {
+	grep -A8 '^error' "$1" | head -n 24
+}
+
 for src in "$TOP"/tests/unsound/*.rs; do
 	name=$(basename "$src" .rs)
 	want=$(sed -n 's|^// expect: *||p' "$src" | head -n1)
-	# The error's text, where the code alone could be any misuse of that kind.
 	msg=$(sed -n 's|^// expect-message: *||p' "$src" | head -n1)
+	mapfile -t notes < <(sed -n 's|^// expect-note: *||p' "$src")
+	full=$(sed -n 's|^// compile: *||p' "$src" | head -n1)
 	[ -n "$want" ] || { echo "FAIL $name: no '// expect:' line"; fail=1; continue; }
+	case $full in
+	""|full) ;;
+	*) echo "FAIL $name: '// compile: $full': only 'full' is known"; fail=1; continue ;;
+	esac
 	n=$((n + 1))
-	rc=0
-	(cd "$B" && env RUSTC_BOOTSTRAP=1 "${args[@]}" --crate-name "unsound_$name" --emit=metadata \
-		-o "$T/$name.rmeta" "$src") > "$T/$name.log" 2>&1 || rc=$?
-	codes=$(grep -o '^error\[E[0-9]*\]' "$T/$name.log" | sed 's/error\[\(.*\)\]/\1/' | sort -u | tr "\n" " " || true)
+	emit=metadata
+	[ "$full" = full ] && emit=obj
+
 	if [ "$want" = ok ]; then
-		if [ $rc = 0 ]; then
-			echo "PASS $name: compiles (control)"
+		nctl=$((nctl + 1))
+		case $name in
+		*_ok) ;;
+		*) echo "FAIL $name: a control ('// expect: ok') is named <misuse>_ok.rs"; fail=1; continue ;;
+		esac
+		if compile "$src" "$name" "$emit"; then
+			echo "PASS $name: compiles (control${full:+, full compile})"
 		else
-			echo "FAIL $name: the control does not compile:"
-			grep -A6 '^error' "$T/$name.log" | head -n 20
+			echo "FAIL $name: the control does not compile${full:+ (full compile)}:"
+			show "$T/$name.$emit.log"
 			fail=1
 		fi
-	elif [ $rc = 0 ]; then
-		echo "FAIL $name: compiles, expected $want"
+		continue
+	fi
+
+	nmis=$((nmis + 1))
+	case $name in
+	*_ok) echo "FAIL $name: a snippet named *_ok.rs is a control and says '// expect: ok'"; fail=1; continue ;;
+	esac
+	ctl=$TOP/tests/unsound/${name}_ok.rs
+	if [ ! -f "$ctl" ]; then
+		echo "FAIL $name: no control ${name}_ok.rs beside it (the same code, with only the reason removed, compiling)"
 		fail=1
-	elif [ "$codes" = "$want " ] && { [ -z "$msg" ] || grep -qF -- "$msg" "$T/$name.log"; }; then
-		echo "PASS $name: refused with $want${msg:+ ($msg)}"
-	elif [ "$codes" = "$want " ]; then
-		echo "FAIL $name: refused with $want, but not for the expected reason ('$msg'):"
-		grep -A6 '^error' "$T/$name.log" | head -n 20
+		continue
+	fi
+	[ -n "$msg" ] || { echo "FAIL $name: no '// expect-message:' line (the reason of the error)"; fail=1; continue; }
+	d=$(code_diff "$src" "$ctl")
+	if [ "$d" -gt "$max_diff" ]; then
+		echo "FAIL $name: its control ${name}_ok.rs differs in $d lines of code (at most $max_diff): not the same code"
+		fail=1
+		continue
+	fi
+	cfull=$(sed -n 's|^// compile: *||p' "$ctl" | head -n1)
+	if [ "$cfull" != "$full" ]; then
+		echo "FAIL $name: its control is not compiled the same way ('// compile: ${full:-metadata}' against '${cfull:-metadata}')"
+		fail=1
+		continue
+	fi
+
+	if [ "$full" = full ] && ! compile "$src" "$name" metadata; then
+		echo "FAIL $name: refused by the metadata compile already (a '// compile: full' snippet is for errors of monomorphisation):"
+		show "$T/$name.metadata.log"
+		fail=1
+		continue
+	fi
+	rc=0
+	compile "$src" "$name" "$emit" || rc=$?
+	log=$T/$name.$emit.log
+	codes=$(errors "$log" | grep -o '^error\[E[0-9]*\]' | sed 's/error\[\(.*\)\]/\1/' | sort -u | tr "\n" " " || true)
+	nerr=$(errors "$log" | wc -l)
+	other=$(errors "$log" | grep -vF -- "$msg" || true)
+	missing=
+	for note in "${notes[@]}"; do
+		grep -qF -- "$note" "$log" || missing="$missing '$note'"
+	done
+	if [ $rc = 0 ]; then
+		echo "FAIL $name: compiles${full:+ (full compile)}, expected $want ($msg)"
+		fail=1
+	elif { [ "$want" = lint ] && [ -n "$codes" ]; } || { [ "$want" != lint ] && [ "$codes" != "$want " ]; }; then
+		echo "FAIL $name: refused with ${codes:-no error code}, expected $want:"
+		show "$log"
+		fail=1
+	elif [ -n "$other" ]; then
+		echo "FAIL $name: refused with $want, but not only for the expected reason ('$msg'):"
+		printf '  %s\n' "$other" | head -n 10
+		fail=1
+	elif [ -n "$missing" ]; then
+		echo "FAIL $name: refused with $want ($msg), but the output lacks$missing"
+		show "$log"
 		fail=1
 	else
-		echo "FAIL $name: refused with ${codes:-no error code}, expected $want:"
-		grep -A6 '^error' "$T/$name.log" | head -n 20
-		fail=1
+		echo "PASS $name: refused with $want ($msg)${nerr:+, $nerr error(s)}${full:+, by the full compile only}; control ${name}_ok differs in $d line(s) of code"
 	fi
 done
 [ "$n" -gt 0 ] || die "check-unsound: no snippets in tests/unsound/"
 if [ $fail = 0 ]; then
-	echo "check-unsound: $n snippets as expected (kernel crate of $B)"
+	echo "check-unsound: $n snippets as expected: $nmis misuses, each refused for its reason, and $nctl controls (kernel crate of $B)"
 else
 	echo "check-unsound: FAILED (kernel crate of $B)"
 fi

@@ -109,7 +109,9 @@ impl<T> PerCpuPtr<T> {
 ///
 /// Implementers guarantee that [`PerCpuInit::init_cpu`], given a slot that satisfies its safety
 /// requirements, either returns `Ok` with a valid `T` in the slot, or returns `Err` with nothing
-/// in the slot that needs dropping.
+/// in the slot that needs dropping and the slot free to be deallocated; and that it keeps no
+/// access to the slot once it returns, other than what the `T` it built provides for (as a
+/// pinned value may, e.g. a list head that points to itself).
 pub unsafe trait PerCpuInit<T, E> {
     /// Initialises `slot`, the instance of `cpu`.
     ///
@@ -118,14 +120,19 @@ pub unsafe trait PerCpuInit<T, E> {
     /// - `slot` is the instance of the possible CPU `cpu` in a live per-CPU allocation for `T`:
     ///   valid for reads and writes, aligned, and with all its bytes zero.
     /// - The instance is not moved until it is dropped.
+    /// - If it returns `Err`, the caller does not touch `slot` again: it only frees the
+    ///   allocation, without dropping the slot.
     unsafe fn init_cpu(&mut self, cpu: CpuId, slot: *mut T) -> Result<(), E>;
 }
 
 /// The [`PerCpuInit`] of a closure that returns a [`PinInit`] for each CPU.
 struct PinInitPerCpu<F>(F);
 
-// SAFETY: A `PinInit` initialises its slot in place and, when it fails, leaves nothing in it
-// that needs dropping (the contract of `pin_init::raw_try_init`).
+// SAFETY: What `init_cpu` returns is what the `PinInit` returns, and every `PinInit` guarantees
+// (the `# Safety` of the trait, on its implementers) that it returns `Ok` having initialised
+// every field of the slot, or `Err` with the slot needing no drop and free to be deallocated;
+// the initialiser is consumed by the call, so it keeps no access to the slot but what the `T`
+// it built provides for.
 unsafe impl<T, E, I, F> PerCpuInit<T, E> for PinInitPerCpu<F>
 where
     I: PinInit<T, E>,
@@ -133,8 +140,9 @@ where
 {
     #[inline]
     unsafe fn init_cpu(&mut self, cpu: CpuId, slot: *mut T) -> Result<(), E> {
-        // SAFETY: `slot` is valid, aligned and never moved until dropped (safety requirements);
-        // `raw_try_init` needs no more.
+        // SAFETY: The requirements of `raw_try_init`, from those of `init_cpu`: `slot` is valid
+        // for writes, aligned, and holds no value yet (zero bytes); it is not moved until it is
+        // dropped; and on `Err` the caller does not touch it again, only deallocates it.
         unsafe { pin_init::raw_try_init(slot, (self.0)(cpu)) }
     }
 }
@@ -150,6 +158,9 @@ where
 ///   `T`, owned by this object.
 /// - For every possible CPU, the instance of that CPU is a valid `T`, and it is pinned: it is
 ///   not moved before it is dropped, here.
+/// - Nothing accesses the instances but through this object, other than what `T` itself provides
+///   for (as for the contents of a `KBox<T>`): the address is not handed out while this object
+///   owns it.
 ///
 /// # Examples
 ///
@@ -191,7 +202,8 @@ where
 /// // Hand the `__percpu` address to C and take it back: it is freed once, on drop.
 /// let raw: *mut u64 = counters.into_raw().as_raw();
 /// let ptr = PerCpuPtr::from_raw(raw).ok_or(EINVAL)?;
-/// // SAFETY: `raw` comes from `into_raw()` and is not used after this.
+/// // SAFETY: `raw` comes from `into_raw()`, and nothing else has it: nothing but the new
+/// // owner accesses the instances or frees them.
 /// let counters = unsafe { PerCpu::<u64>::from_raw(ptr) };
 /// drop(counters);
 ///
@@ -222,7 +234,7 @@ impl<T: Zeroable> PerCpu<T> {
     /// Equivalent to `alloc_percpu_gfp(T, flags)`.
     pub fn new(flags: Flags) -> Result<Self, AllocError> {
         // INVARIANT: The allocator returned a zero-filled instance of the size and alignment of
-        // `T` for every possible CPU, valid since `T: Zeroable`.
+        // `T` for every possible CPU, valid since `T: Zeroable`, at an address nothing else has.
         Ok(Self {
             ptr: Self::alloc(flags)?,
             _t: PhantomData,
@@ -236,8 +248,10 @@ impl<T: Unpin> PerCpu<T> {
     /// Only for `Unpin` types: a `&mut T` could move the instance (`mem::swap`).
     #[inline]
     pub fn get_mut(&mut self, cpu: CpuId) -> Option<&mut T> {
-        // SAFETY: By the type invariants the instance is a valid `T`, and `&mut self` makes this
-        // the only access to it; `T: Unpin`, so moving it out is allowed.
+        // SAFETY: By the type invariants the instance is a valid `T` that nothing reaches but
+        // through `self`; `&mut self` excludes every other borrow of `self` for the lifetime of
+        // the result, so this is the only access to the instance, whatever interior mutability
+        // `T` has. `T: Unpin`, so moving it out is allowed.
         self.cpu_ptr(cpu).map(|p| unsafe { &mut *p })
     }
 }
@@ -306,9 +320,13 @@ impl<T> PerCpu<T> {
         for cpu in possible_cpus() {
             // SAFETY: `ptr` is a live per-CPU allocation for `T`s and `cpu` possible.
             let slot = unsafe { Self::slot(ptr, cpu) };
-            // SAFETY: `slot` is `cpu`'s instance, zero-filled by `alloc()` and not yet written,
-            // and it is never moved: it is freed only by the drop of the `PerCpu` built below, or
-            // here on failure.
+            // SAFETY: `slot` is `cpu`'s instance, zero-filled by `alloc()` and not yet written.
+            // It is not moved until it is dropped: `PerCpu` gives out `&mut T` only for
+            // `T: Unpin`, and its memory is given back only after the drop: by the drop of the
+            // `PerCpu` built below; after `into_raw()`, by `from_raw()` and a drop, or, for a `T`
+            // without drop glue (whose drop does nothing), `free_raw()` or C's `free_percpu()`
+            // (the rule `into_raw()` states); or below, on failure. If `init_cpu` fails, the
+            // failed slot is not touched again, only freed with the allocation.
             if let Err(e) = unsafe { init.init_cpu(cpu, slot) } {
                 let failed = cpu;
                 for cpu in possible_cpus().take_while(|&cpu| cpu != failed) {
@@ -317,13 +335,16 @@ impl<T> PerCpu<T> {
                     // the memory is freed.
                     unsafe { core::ptr::drop_in_place(Self::slot(ptr, cpu)) };
                 }
-                // SAFETY: `ptr` came from the per-CPU allocator, and nothing refers to it now.
+                // SAFETY: `ptr` came from the per-CPU allocator and was never handed out; the
+                // slots initialised are dropped above, the failed one needs no drop and may be
+                // deallocated, and `init` kept no access to any (contract of `PerCpuInit`).
                 unsafe { bindings::free_percpu(ptr.as_ptr().cast()) };
                 return Err(e);
             }
         }
         // INVARIANT: Every possible CPU's slot holds a valid `T`: `init_cpu` returned `Ok` for
-        // each (contract of `PerCpuInit`), and nothing moves them.
+        // each (contract of `PerCpuInit`), and nothing moves them. Nothing else has the address:
+        // `init` kept no access to the slots but what the `T`s provide for (same).
         Ok(Self {
             ptr,
             _t: PhantomData,
@@ -334,10 +355,15 @@ impl<T> PerCpu<T> {
     ///
     /// # Safety
     ///
-    /// `ptr` must be a per-CPU allocation for the size and alignment of `T` whose instance is
-    /// a valid, pinned `T` on every possible CPU, and nothing else may own it: one given up by
-    /// [`PerCpu::into_raw`], or one that C allocated (`alloc_percpu()`) and initialised for the
-    /// same layout. Ownership must not be taken more than once.
+    /// - `ptr` must be a per-CPU allocation for the size and alignment of `T` whose instance is
+    ///   a valid, pinned `T` on every possible CPU: one given up by [`PerCpu::into_raw`], or one
+    ///   that C allocated (`alloc_percpu()`) and initialised for the same layout.
+    /// - While the returned object lives, nothing else may access the instances (read or write
+    ///   them, other than what `T` itself provides for, as for the contents of a `KBox<T>`):
+    ///   [`PerCpu::get`] hands out `&T` and [`PerCpu::get_mut`] and [`PerCpu::get_pin_mut`]
+    ///   hand out `&mut T` on that assumption. Owning is not enough: C code that still reads
+    ///   the memory (through a copy of the pointer) breaks it.
+    /// - Nothing else may free it: ownership must not be taken more than once.
     pub unsafe fn from_raw(ptr: PerCpuPtr<T>) -> Self {
         // INVARIANT: Guaranteed by the safety requirements of this function.
         Self {
@@ -359,15 +385,18 @@ impl<T> PerCpu<T> {
     pub unsafe fn free_raw(ptr: *mut T) {
         const { assert!(!core::mem::needs_drop::<T>()) };
         // SAFETY: `ptr` is null, which `free_percpu()` ignores, or a per-CPU allocation that
-        // nothing uses any more (safety requirements); `T` needs no drop, so giving the memory
-        // back is all that its drop would do.
+        // `from_raw()` could take over (owned by nobody else, so freed once) and that nothing
+        // uses any more (safety requirements); `T` needs no drop (asserted above at build time),
+        // so giving the memory back is all that `from_raw()` and a drop would do, and the
+        // instances, pinned or not, are dropped (trivially) before their memory goes.
         unsafe { bindings::free_percpu(ptr.cast()) };
     }
 
     /// Gives up ownership and returns the `__percpu` address, e.g. to store it in a C structure.
     ///
-    /// It can be freed with [`PerCpu::from_raw`] and a drop, or, if `T` needs no drop, with
-    /// [`PerCpu::free_raw`] (C's `free_percpu()`).
+    /// The instances stay pinned, so the memory must be given back only after they are dropped:
+    /// with [`PerCpu::from_raw`] and a drop, or, if `T` needs no drop, with [`PerCpu::free_raw`]
+    /// or C's `free_percpu()`. C code that takes the address over frees it only so.
     pub fn into_raw(self) -> PerCpuPtr<T> {
         let ptr = self.ptr;
         core::mem::forget(self);
@@ -385,8 +414,10 @@ impl<T> PerCpu<T> {
     /// Returns `cpu`'s instance, or `None` if `cpu` is not a possible CPU.
     #[inline]
     pub fn get(&self, cpu: CpuId) -> Option<&T> {
-        // SAFETY: By the type invariants the instance is a valid `T`; it can be mutated only
-        // through `&mut self`, so a shared reference for the lifetime of `&self` is sound.
+        // SAFETY: By the type invariants the instance is a valid `T` that nothing reaches but
+        // through `self`; a `&mut T` needs `&mut self`, so none exists while `&self` is
+        // borrowed, and a `&T` for that borrow aliases no mutable reference. A `T` with interior
+        // mutability is changed through it only as its `&T` API allows.
         self.cpu_ptr(cpu).map(|p| unsafe { &*p })
     }
 
@@ -394,8 +425,10 @@ impl<T> PerCpu<T> {
     #[inline]
     pub fn get_pin_mut(&mut self, cpu: CpuId) -> Option<Pin<&mut T>> {
         let p = self.cpu_ptr(cpu)?;
-        // SAFETY: By the type invariants the instance is a valid, pinned `T`, and `&mut self`
-        // makes this the only access to it; `Pin` keeps it from being moved.
+        // SAFETY: By the type invariants the instance is a valid, pinned `T` that nothing reaches
+        // but through `self`; `&mut self` excludes every other borrow of `self` for the lifetime
+        // of the result, so this is the only access to it, whatever interior mutability `T` has.
+        // `Pin` keeps it from being moved.
         Some(unsafe { Pin::new_unchecked(&mut *p) })
     }
 
@@ -416,7 +449,9 @@ impl<T> Drop for PerCpu<T> {
                 unsafe { core::ptr::drop_in_place(p) };
             }
         }
-        // SAFETY: By the type invariants, `ptr` is an owned per-CPU allocation, freed only here.
+        // SAFETY: By the type invariants, `ptr` is a per-CPU allocation that this object owns,
+        // with every instance dropped just above (or needing no drop). Ownership ends here: the
+        // only other way out, `into_raw()`, does not run this drop, so the memory is freed once.
         unsafe { bindings::free_percpu(self.ptr.as_ptr().cast()) };
     }
 }

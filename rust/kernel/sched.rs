@@ -18,8 +18,9 @@
 //!
 //! Sound by type, for safe code:
 //!
-//! - no view outlives its token (every view is borrowed from it), and no token crosses to
-//!   another thread (`!Send`, `!Sync`);
+//! - no view outlives its token (every view is borrowed from it), and no token or view crosses
+//!   to another thread (`!Send`, `!Sync`: the tokens by their `NotThreadSafe` marker alone,
+//!   the views by [`Opaque`](crate::types::Opaque));
 //! - no stale tree link is followed: only [`TreeEntity`], which only the tree's walk yields,
 //!   has links;
 //! - a group's per-CPU state exists only as [`group::NewTaskGroup::init`] builds it: C's fixed

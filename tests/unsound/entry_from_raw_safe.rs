@@ -2,7 +2,7 @@
 //! Misuse: builds a group's per-CPU entry for a CPU and parent of the caller's choice without
 //! taking on the contract (hole S3).
 // expect: E0133
-// expect-message: ::from_raw` is unsafe and requires unsafe
+// expect-message: call to unsafe function `TgEntryInit::<'_>::from_raw` is unsafe and requires unsafe block
 use kernel::cpu::CpuId;
 use kernel::sched::{ffi, group::TgEntryInit};
 
@@ -14,6 +14,6 @@ pub fn f(
     cpu: CpuId,
     parent: *mut ffi::sched_entity,
 ) {
-    let mut entry = TgEntryInit::from_raw(tg, cfs_rq, se, cpu, parent);
+    let entry = TgEntryInit::from_raw(tg, cfs_rq, se, cpu, parent);
     entry.init_tg_cfs_entry();
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-//! Misuse: links a group's entity below a parent entity and depth of the caller's choice, e.g.
-//! another CPU's (hole S3).
-// expect: E0624
-// expect-message: method `link` is private
-use kernel::sched::group::TgEntryInit;
+//! Misuse: links a group's entity below a parent entity of the caller's choice, e.g. another
+//! CPU's, by retargeting the entry C handed over (hole S3): the parent, from which the depth
+//! follows, is fixed by the `unsafe` `TgEntryInit::from_raw`, and the field is private.
+// expect: E0616
+// expect-message: field `parent` of struct `TgEntryInit` is private
+use kernel::sched::{ffi, group::TgEntryInit};
 
-/// Links the entity being initialised, by hand.
-pub fn f(entry: &mut TgEntryInit<'_>) {
-    entry.link();
+/// Links the entity being initialised below `other`.
+pub fn f(mut entry: TgEntryInit<'_>, other: *mut ffi::sched_entity) {
+    entry.parent = other.cast();
+    entry.init_tg_cfs_entry();
 }

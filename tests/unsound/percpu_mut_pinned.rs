@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Misuse: takes a `&mut` to pinned per-CPU state, through which it could be moved.
 // expect: E0599
-// expect-message: the method `get_mut` exists for mutable reference
+// expect-message: the method `get_mut` exists for mutable reference `&mut PerCpu<Pinned>`, but its trait bounds were not satisfied
+// expect-note: `Pinned: Unpin`
 use core::marker::PhantomPinned;
 use kernel::cpu::CpuId;
 use kernel::percpu::PerCpu;

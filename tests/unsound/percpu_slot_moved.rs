@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Misuse: moves a pinned per-CPU instance out of its slot (swaps two CPUs' instances).
 // expect: E0596
-// expect-message: cannot borrow data in dereference of `
+// expect-message: cannot borrow data in dereference of `Pin<&mut Pinned>` as mutable
 use core::marker::PhantomPinned;
 use kernel::cpu::CpuId;
 use kernel::percpu::PerCpu;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Misuse: reads a field of a runqueue through the type C passes, bypassing the lock's token.
 // expect: E0609
-// expect-message: no field `curr` on type
+// expect-message: no field `curr` on type `kernel::bindings::cfs_rq`
 use kernel::sched::ffi;
 
 /// Reads `cfs_rq->curr`.

@@ -2,7 +2,7 @@
 //! Misuse: initialises a group's state twice, the second over the first (hole S2):
 //! `NewTaskGroup::init()` consumes the group under creation.
 // expect: E0382
-// expect-message: use of moved value
+// expect-message: use of moved value: `tg`
 use kernel::prelude::*;
 use kernel::sched::group::NewTaskGroup;
 

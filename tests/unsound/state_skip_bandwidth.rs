@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-//! Misuse: builds a group's per-CPU state but not its shares and bandwidth control, leaving C a
-//! group whose bandwidth timers were never set up (hole S2): there is no partial step.
-// expect: E0599
-// expect-message: no method named `init_state` found
+//! Misuse: builds a group's per-CPU state with the group's own initialiser, outside
+//! `NewTaskGroup::init()`, which goes on to the shares and the bandwidth control (hole S2): the
+//! initialiser is private to `kernel::sched::group`.
+// expect: E0603
+// expect-message: struct `CfsTgStateInit` is private
+use kernel::percpu::PerCpu;
 use kernel::prelude::*;
-use kernel::sched::group::{NewTaskGroup, TaskGroup};
+use kernel::sched::group::{self, CfsTgState};
 
 /// The per-CPU part of `alloc_fair_sched_group()` alone.
-pub fn f(mut tg: NewTaskGroup<'_>, parent: &TaskGroup) -> Result {
-    tg.init_state(parent, GFP_KERNEL)
+pub fn f(init: group::CfsTgStateInit<'_>) -> Result<PerCpu<CfsTgState>> {
+    PerCpu::try_init_per_cpu(init, GFP_KERNEL)
 }

@@ -3,7 +3,7 @@
 //! its parent nor outlive it (hole S3): naming the parent is the `unsafe` contract of
 //! `NewTaskGroup::from_raw()`.
 // expect: E0133
-// expect-message: ::from_raw` is unsafe and requires unsafe
+// expect-message: call to unsafe function `NewTaskGroup::<'a>::from_raw` is unsafe and requires unsafe block
 use kernel::prelude::*;
 use kernel::sched::{ffi, group::NewTaskGroup};
 

@@ -2,7 +2,8 @@
 //! Misuse: makes a group's per-CPU state that is only zero-filled, without its list heads,
 //! runqueue or entity links (hole S2).
 // expect: E0599
-// expect-message: the function or associated item `new` exists for struct
+// expect-message: the function or associated item `new` exists for struct `PerCpu<CfsTgState>`, but its trait bounds were not satisfied
+// expect-note: doesn't satisfy `CfsTgState: Zeroable`
 use kernel::percpu::PerCpu;
 use kernel::prelude::*;
 use kernel::sched::group::CfsTgState;

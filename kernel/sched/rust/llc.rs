@@ -69,7 +69,7 @@ pub(crate) fn account_llc_enqueue(rq: &RqLlc, p: &TaskLlc) {
     p.set_pref_llc_queued(pref == p.task_llc());
     // Skipped while delayed; `clear_delayed()` adds it back on wake-up.
     pref_llc_running_inc(rq, p);
-    rq.update_llc_count(pref_llc, |n| n.wrapping_add(1));
+    rq.llc_count_inc(pref_llc);
 }
 
 /// Accounts a task leaving `rq`.
@@ -89,8 +89,8 @@ pub(crate) fn account_llc_dequeue(rq: &RqLlc, p: &TaskLlc) {
         pref_llc_running_dec(rq, p);
         p.set_pref_llc_queued(false);
     }
-    // A domain rebuild reallocates the counts zeroed, so they can be short: saturate, as C.
-    rq.update_llc_count(pref_llc, |n| n.saturating_sub(1));
+    // A domain rebuild reallocates the counts zeroed, so they can be short: saturates, as C.
+    rq.llc_count_dec(pref_llc);
 }
 
 /// Returns the field `load()` reads shifted right by `n`, or 0 for `n >= 64` without reading it.

@@ -80,7 +80,7 @@ pub unsafe extern "C" fn sched_rust_init_tg_cfs_entry(
     };
     // SAFETY: `cfs_rq` and `se` are `tg`'s exclusive state on the possible CPU `cpu` for the
     // call, and `parent` null or the parent's initialised entity on `cpu` (safety requirements).
-    let mut entry = unsafe { TgEntryInit::from_raw(tg, cfs_rq, se, cpu, parent) };
+    let entry = unsafe { TgEntryInit::from_raw(tg, cfs_rq, se, cpu, parent) };
 
     entry.init_tg_cfs_entry();
 }

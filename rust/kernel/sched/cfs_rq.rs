@@ -25,7 +25,9 @@ use crate::types::Opaque;
 ///
 /// The view is [`Opaque`]: it makes no claim that the rest of the `cfs_rq` is unchanging (parts
 /// of it are updated by other CPUs without the runqueue lock, e.g. the load averages removed
-/// on migration); it reads single fields.
+/// on migration); it reads single fields. It is not [`Sync`] (through [`Opaque`]): a
+/// `&CfsRqView` is only used on the CPU that holds the lock, and cannot be shared with, or sent
+/// to, another thread.
 ///
 /// [`RqLocked::cfs_rq`]: super::RqLocked::cfs_rq
 #[repr(transparent)]

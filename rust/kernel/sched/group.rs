@@ -221,7 +221,7 @@ unsafe impl PerCpuInit<CfsTgState, Error> for CfsTgStateInit<'_> {
             _p: PhantomData,
         };
         entry.init_cfs_rq();
-        entry.init_tg_cfs_entry();
+        entry.link_tg_cfs_entry();
         entry.init_runnable_average();
         Ok(())
     }
@@ -281,9 +281,17 @@ impl TgEntryInit<'_> {
     /// state, and for a group with an entity, the entity queued on the parent's `my_q` (or on
     /// this CPU's runqueue for a top-level group) one level below it, owning this `cfs_rq`, with
     /// weight `NICE_0_LOAD`. It runs for the root group (no entity) in `sched_init()`, before
-    /// any allocator works: it does not allocate, print or panic.
+    /// any allocator works: it does not allocate, print or panic. It consumes the entry, so it
+    /// runs once on the state C handed over.
     #[inline]
-    pub fn init_tg_cfs_entry(&mut self) {
+    pub fn init_tg_cfs_entry(mut self) {
+        self.link_tg_cfs_entry();
+    }
+
+    /// The body of [`TgEntryInit::init_tg_cfs_entry`], for [`CfsTgStateInit`], which runs the
+    /// rest of C's sequence on the same entry after it (once per slot).
+    #[inline]
+    fn link_tg_cfs_entry(&mut self) {
         self.set_group();
         self.init_runtime();
         if self.se.is_null() {
@@ -335,7 +343,7 @@ impl TgEntryInit<'_> {
             (my_q.cast::<bindings::cfs_rq>(), depth.wrapping_add(1))
         };
         let se = self.se;
-        // SAFETY: `se` is valid and exclusively ours (type invariants; `init_tg_cfs_entry()`
+        // SAFETY: `se` is valid and exclusively ours (type invariants; `link_tg_cfs_entry()`
         // checked that it is not null); the parent entity outlives it (type invariants), so
         // storing it as `se->parent` leaves no dangling pointer.
         unsafe {
@@ -372,6 +380,7 @@ impl TgEntryInit<'_> {
 ///
 /// During `'a`: the group is valid and nothing else accesses it; `parent` is the group's parent,
 /// which outlives it (invariants of [`TaskGroup`]).
+#[must_use = "the group's fair-scheduler part is built only by `NewTaskGroup::init`"]
 pub struct NewTaskGroup<'a> {
     tg: *mut bindings::task_group,
     parent: &'a TaskGroup,

@@ -145,19 +145,42 @@ impl RqLlc {
         Some(unsafe { counts.add(crate::num::casts::u32_as_usize(llc)) })
     }
 
-    /// Replaces the count of LLC `llc` by `f(count)`; nothing if there is no such count.
+    /// Adds one to the count of LLC `llc` (`sd->llc_counts[llc]++`); nothing if there is no
+    /// such count.
+    ///
+    /// An unpaired increment wraps, as C's does.
     #[inline]
-    pub fn update_llc_count(&self, llc: u32, f: impl FnOnce(u32) -> u32) {
+    pub fn llc_count_inc(&self, llc: u32) {
         let Some(c) = self.llc_count(llc) else {
             return;
         };
         // Load balancing (`update_sg_lb_stats()`, `sched_balance_find_src_rq()`) reads the
         // counts of remote domains without this lock, so every Rust access is atomic. Only the
-        // holder of this runqueue's lock writes its domain's counts: no read-modify-write.
-        // SAFETY: `c` is a valid count (`llc_count()`), accessed atomically.
+        // holder of this runqueue's lock writes its domain's counts: no read-modify-write. Only
+        // the arithmetic runs between the load and the store: nothing that could sleep (and end
+        // the RCU read-side section `c` depends on) or write the count in between.
+        // SAFETY: `c` is a count of the domain, valid while `self` exists (`llc_count()`).
         let n = unsafe { Atomic::from_ptr(c).load(Relaxed) };
         // SAFETY: As just above; this CPU holds the lock that serialises the writers.
-        unsafe { Atomic::from_ptr(c).store(f(n), Relaxed) };
+        unsafe { Atomic::from_ptr(c).store(n.wrapping_add(1), Relaxed) };
+    }
+
+    /// Takes one from the count of LLC `llc`, unless it is 0 (`if (sd->llc_counts[llc])
+    /// sd->llc_counts[llc]--`); nothing if there is no such count.
+    ///
+    /// A domain rebuild reallocates the counts zeroed, so a task queued before it can find its
+    /// count at 0: it stays there, as in C.
+    #[inline]
+    pub fn llc_count_dec(&self, llc: u32) {
+        let Some(c) = self.llc_count(llc) else {
+            return;
+        };
+        // As in `llc_count_inc()`: atomic for the lockless readers, one writer (this lock's
+        // holder), nothing but the arithmetic between the load and the store.
+        // SAFETY: `c` is a count of the domain, valid while `self` exists (`llc_count()`).
+        let n = unsafe { Atomic::from_ptr(c).load(Relaxed) };
+        // SAFETY: As just above; this CPU holds the lock that serialises the writers.
+        unsafe { Atomic::from_ptr(c).store(n.saturating_sub(1), Relaxed) };
     }
 }
 
@@ -198,16 +221,21 @@ impl TaskLlc {
     /// Returns whether the task was queued on its preferred LLC (`p->pref_llc_queued`).
     #[inline]
     pub fn pref_llc_queued(&self) -> bool {
-        // SAFETY: The task is valid; the field is written only under its runqueue's lock,
-        // which is held (type invariants), and read by nothing else.
+        // SAFETY: The task is valid, and its runqueue's lock held (type invariants). Every
+        // access to the field of a task that can be queued holds that lock: fair.c's
+        // `account_llc_enqueue()`/`_dequeue()` and `task_pref_llc_runnable()`, and the debug
+        // kernel's shadow check (`llc_shadow_counts()`, which reads it with the lock held,
+        // `lockdep_assert_rq_held()`); `init_sched_mm()` clears it in `sched_fork()`, before
+        // the task can be queued. So no write races with this read.
         unsafe { (*self.p()).pref_llc_queued != 0 }
     }
 
     /// Sets `p->pref_llc_queued`.
     #[inline]
     pub fn set_pref_llc_queued(&self, queued: bool) {
-        // SAFETY: As in `pref_llc_queued()`: the lock, held (type invariants), serialises every
-        // access to the field.
+        // SAFETY: As in `pref_llc_queued()`: every access to the field of a task that can be
+        // queued holds its runqueue's lock, which is held (type invariants), so nothing
+        // accesses it concurrently.
         unsafe { (*self.p()).pref_llc_queued = i32::from(queued) };
     }
 
@@ -228,7 +256,7 @@ impl EpochLocked<'_> {
         // INVARIANT: As the next comment says.
         // SAFETY: The runqueue is valid and its `cpu_epoch_lock` held for `'a` (invariants of
         // `EpochLocked`), which outlives the borrow of `self`.
-        unsafe { &*self.rq.cast::<RqEpoch>() }
+        unsafe { &*self.rq().cast::<RqEpoch>() }
     }
 
     /// Returns the runtime of a process on this runqueue's CPU.

@@ -17,12 +17,28 @@ use super::{bindings, ffi, CfsRqView, SchedEntity};
 use crate::{cpu::CpuId, types::NotThreadSafe};
 use core::marker::PhantomData;
 
+/// The address of a runqueue, as a lock token holds it.
+///
+/// It is [`Send`] and [`Sync`] so that the tokens' own thread-safety is that of their
+/// [`NotThreadSafe`] markers alone: a raw pointer field would make them `!Send` and `!Sync` too,
+/// and a token that lost its marker would still be refused, for a reason nobody chose.
+struct RqAddr(*mut bindings::rq);
+
+// SAFETY: An `RqAddr` is an address only: nothing reads or writes through it but the methods of
+// the token that holds it, whose invariants say when that is allowed, and the token is neither
+// `Send` nor `Sync` (its `NotThreadSafe` marker).
+unsafe impl Send for RqAddr {}
+
+// SAFETY: As for `Send`: a shared `RqAddr` gives access to nothing.
+unsafe impl Sync for RqAddr {}
+
 /// Proof that the current CPU holds the lock of a runqueue (`rq_lockp(rq)`) for `'a`.
 ///
 /// The runqueue's fair runqueues ([`RqLocked::cfs_rq`]), their entities, and the LLC state of
 /// the runqueue and its tasks (`RqLocked::llc`, `RqLocked::task`) are views borrowed from it, as
 /// the data of a [`Guard`] is borrowed from the guard: no view outlives the token. The token is
-/// not [`Send`]: the lock is held by this CPU, in this context.
+/// neither [`Send`] nor [`Sync`], by its [`NotThreadSafe`] marker alone: the lock is held by this
+/// CPU, in this context, and neither the token nor a reference to it may reach another thread.
 ///
 /// [`Guard`]: crate::sync::lock::Guard
 ///
@@ -58,8 +74,9 @@ use core::marker::PhantomData;
 /// # let _ = leftmost_first;
 /// ```
 pub struct RqLocked<'a> {
-    rq: *mut bindings::rq,
-    _p: PhantomData<(&'a bindings::rq, NotThreadSafe)>,
+    rq: RqAddr,
+    _lock: PhantomData<&'a ()>,
+    _not_thread_safe: NotThreadSafe,
 }
 
 impl RqLocked<'_> {
@@ -79,21 +96,22 @@ impl RqLocked<'_> {
         // INVARIANT: Guaranteed by the safety requirements of this function.
         Self {
             // CAST: `ffi::rq` is the opaque declaration of the `struct rq` bound here.
-            rq: rq.cast(),
-            _p: PhantomData,
+            rq: RqAddr(rq.cast()),
+            _lock: PhantomData,
+            _not_thread_safe: NotThreadSafe,
         }
     }
 
     /// Returns the raw runqueue, as C knows it.
     #[inline]
     pub fn as_raw(&self) -> *mut ffi::rq {
-        self.rq.cast()
+        self.rq.0.cast()
     }
 
     /// Returns the raw runqueue, with its fields.
     #[inline]
     pub(super) fn rq(&self) -> *mut bindings::rq {
-        self.rq
+        self.rq.0
     }
 
     /// Returns the view of `cfs_rq`, a fair runqueue of this runqueue, borrowed from the token.
@@ -163,7 +181,8 @@ pub unsafe fn rq_of(cfs_rq: *mut ffi::cfs_rq) -> *mut ffi::rq {
 /// Proof that the current CPU holds `rq->cpu_epoch_lock` of a runqueue for `'a`.
 ///
 /// The runqueue's epoch clock (`RqEpoch`) and the processes' runtimes on its CPU
-/// (`CacheTime`) are views borrowed from it. It is not [`Send`].
+/// (`CacheTime`) are views borrowed from it. Like [`RqLocked`], it is neither [`Send`] nor
+/// [`Sync`], by its [`NotThreadSafe`] marker alone.
 ///
 /// # Invariants
 ///
@@ -192,8 +211,9 @@ pub unsafe fn rq_of(cfs_rq: *mut ffi::cfs_rq) -> *mut ffi::rq {
 /// ```
 #[cfg(CONFIG_SCHED_CACHE)]
 pub struct EpochLocked<'a> {
-    pub(super) rq: *mut bindings::rq,
-    _p: PhantomData<(&'a bindings::rq, NotThreadSafe)>,
+    rq: RqAddr,
+    _lock: PhantomData<&'a ()>,
+    _not_thread_safe: NotThreadSafe,
 }
 
 #[cfg(CONFIG_SCHED_CACHE)]
@@ -214,8 +234,15 @@ impl EpochLocked<'_> {
         // INVARIANT: Guaranteed by the safety requirements of this function.
         Self {
             // CAST: `ffi::rq` is the opaque declaration of the `struct rq` bound here.
-            rq: rq.cast(),
-            _p: PhantomData,
+            rq: RqAddr(rq.cast()),
+            _lock: PhantomData,
+            _not_thread_safe: NotThreadSafe,
         }
+    }
+
+    /// Returns the raw runqueue, with its fields.
+    #[inline]
+    pub(super) fn rq(&self) -> *mut bindings::rq {
+        self.rq.0
     }
 }

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0
+//! Control of percpu_init_safe_impl.rs: the same initialiser as an `unsafe impl` compiles: what
+//! refuses the misuse is that `PerCpuInit` is an `unsafe trait`. (Compiled only, never run: its
+//! claim is false, which is what the `unsafe` puts on its writer.)
+// expect: ok
+use kernel::cpu::CpuId;
+use kernel::percpu::PerCpuInit;
+use kernel::prelude::*;
+use kernel::sched::group::CfsTgState;
+
+/// An initialiser that ignores the CPU it is given.
+pub struct OtherCpu;
+
+// SAFETY: None: a control of the compiler, see above.
+unsafe impl PerCpuInit<CfsTgState, Error> for OtherCpu {
+    unsafe fn init_cpu(&mut self, _cpu: CpuId, _slot: *mut CfsTgState) -> Result {
+        Ok(())
+    }
+}

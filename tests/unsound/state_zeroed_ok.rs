@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0
+//! Control of state_zeroed.rs: the same allocation of a `Zeroable` type compiles.
+// expect: ok
+use kernel::percpu::PerCpu;
+use kernel::prelude::*;
+
+/// Allocates zero-filled counters.
+pub fn f() -> Result<PerCpu<u64>> {
+    Ok(PerCpu::<u64>::new(GFP_KERNEL)?)
+}
