@@ -163,7 +163,10 @@ else
 		idlewatch=$!
 	fi
 	wait $qpid || rc=$?
-	[ -n "${idlewatch:-}" ] && { kill $idlewatch 2>/dev/null; wait $idlewatch 2>/dev/null; }
+	if [ -n "${idlewatch:-}" ]; then
+		kill $idlewatch 2>/dev/null || true
+		wait $idlewatch 2>/dev/null || true
+	fi
 	sleep 1
 	pkill -f "^tail -n \+1 -F $con\$" 2>/dev/null || true
 	# (the pipeline ends with the killed tail's status: not a failure)
