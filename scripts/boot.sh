@@ -125,7 +125,7 @@ else
 	# While it runs: the console itself with V=1, else each phase of the
 	# guest as it starts, with the host's elapsed time.
 	if [ "${V:-0}" != 0 ]; then
-		tail -n +1 -F "$con" >&2 2>/dev/null &
+		tail -n +1 -F "$con" >&2 2>/dev/null 9>&- &
 	else
 		tail -n +1 -F "$con" 2>/dev/null | sed -u "s/\r//; $untime" | grep --line-buffered -E \
 			'^Run /init|^KTAP version 1$|^RSC: (phase|stress start|stress done|llc_run|run |cgsel_exit|DONE|FAIL)|WARNING:|BUG:|Kernel panic|rcu: INFO' |
@@ -136,7 +136,7 @@ else
 				RSC:*) l=${l#RSC: } ;;
 				esac
 				log "  guest: $l"
-			done &
+			done 9>&- &
 	fi
 	watcher=$!
 	rc=0
@@ -159,7 +159,7 @@ else
 					exit 0
 				fi
 			done
-		) &
+		) 9>&- &
 		idlewatch=$!
 	fi
 	wait $qpid || rc=$?

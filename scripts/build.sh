@@ -115,7 +115,7 @@ rc=0
 	while sleep 30; do
 		log "  ... $(grep -c '^  [A-Z]' "$B/build.log" 2>/dev/null) steps, last: $(tail -n1 "$B/build.log" 2>/dev/null | cut -c1-80)"
 	done
-) &
+) 9>&- &
 ticker=$!
 targets=$(basename "$KIMAGE")
 [ "$flavour" = rustmin ] && targets="kernel/sched/rust/ kernel/sched/fair.o"

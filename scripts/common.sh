@@ -39,7 +39,9 @@ log() {
 # One target at a time per cache: two would overwrite each other's work
 # tree, stage and build directories (the Makefile's .NOTPARALLEL covers
 # one make; this covers two). The first script takes the lock for itself and
-# everything it runs; another waits, and says for whom.
+# everything it runs; another waits, and says for whom. A process a script
+# leaves running in the background (a console watcher) is started with
+# 9>&- so that it cannot keep the lock after the script has ended.
 if [ "${RSC_CACHE_LOCKED:-}" != "$CACHE" ]; then
 	mkdir -p "$CACHE"
 	exec 9>> "$CACHE/.lock"
