@@ -285,25 +285,38 @@ static const struct spec_val spec_curr_small[] = {
 
 #define SPEC_TAB(t)	t, ARRAY_SIZE(t)
 
+/*
+ * A weight-2 entity +-4096 from v0 against nice-0 ones: where sum_shift's
+ * scaling (2 stays 2, 2^20 becomes 2^10) moves V across an entity.
+ */
+static const s64 spec_k5[] = { -4096, -1, 0, 1, 4096 };
+static const unsigned int spec_shift3[] = { 0, 1, 10 };
+
 static const struct spec_scope spec_scopes_full[] = {
 	/* Five entities: extreme weights, ties at the eligibility boundary. */
 	{ "five", 5, SPEC_TAB(spec_w2), SPEC_TAB(spec_k2), 3, SPEC_TAB(spec_curr_small),
 	  SPEC_TAB(spec_v0_one), SPEC_TAB(spec_shift0) },
-	/* Four: nice 0 too, keys at v0, four deadline ranks, both v0, both shifts. */
-	{ "four", 4, SPEC_TAB(spec_w3), SPEC_TAB(spec_k3), 4, SPEC_TAB(spec_curr3),
-	  SPEC_TAB(spec_v0_wrap), SPEC_TAB(spec_shift2) },
+	/* Four: nice 0 too, keys at v0, both v0. */
+	{ "four", 4, SPEC_TAB(spec_w3), SPEC_TAB(spec_k3), 3, SPEC_TAB(spec_curr3),
+	  SPEC_TAB(spec_v0_wrap), SPEC_TAB(spec_shift0) },
 	/* Three: keys up to the s64 extremes. */
 	{ "far", 3, SPEC_TAB(spec_w3), SPEC_TAB(spec_kbig), 3, SPEC_TAB(spec_curr_big),
 	  SPEC_TAB(spec_v0_one), SPEC_TAB(spec_shift2) },
+	/* Three: the weight scaling of sum_shift 1 and 10. */
+	{ "shift", 3, SPEC_TAB(spec_w3), SPEC_TAB(spec_k5), 2, SPEC_TAB(spec_curr3),
+	  SPEC_TAB(spec_v0_one), SPEC_TAB(spec_shift3) },
 };
 
+/* The CI slice: the same kinds of state, fewer entities and values. */
 static const struct spec_scope spec_scopes_ci[] = {
-	{ "five", 5, SPEC_TAB(spec_w2), SPEC_TAB(spec_k2), 1, SPEC_TAB(spec_curr_small),
+	{ "five", 5, SPEC_TAB(spec_w2), SPEC_TAB(spec_k2), 1, spec_curr_small, 2,
 	  SPEC_TAB(spec_v0_one), SPEC_TAB(spec_shift0) },
 	{ "three", 3, SPEC_TAB(spec_w3), SPEC_TAB(spec_k3), 2, SPEC_TAB(spec_curr3),
-	  SPEC_TAB(spec_v0_wrap), SPEC_TAB(spec_shift2) },
+	  SPEC_TAB(spec_v0_wrap), SPEC_TAB(spec_shift0) },
 	{ "far", 2, SPEC_TAB(spec_w3), SPEC_TAB(spec_kbig), 2, SPEC_TAB(spec_curr_big),
 	  SPEC_TAB(spec_v0_one), SPEC_TAB(spec_shift2) },
+	{ "shift", 2, SPEC_TAB(spec_w3), SPEC_TAB(spec_k5), 2, SPEC_TAB(spec_curr3),
+	  SPEC_TAB(spec_v0_one), SPEC_TAB(spec_shift3) },
 };
 
 /*
@@ -350,6 +363,7 @@ struct spec_counts {
 	u64 approx_elig, approx_pick, approx_states;	/* sum_shift vs exact weights */
 	u64 warn_missed;	/* a term beyond the bound that fair.c's WARN misses */
 	u64 ineligible, ineligible_bad;	/* ineligible_vruntime() */
+	u64 mul_overflow;	/* in the domain, (v - v0) * W beyond s64 */
 	unsigned int printed[SPEC_NR_CLASSES];
 	u64 ns;
 };
@@ -550,6 +564,8 @@ static void spec_check_eligible(struct kunit *test, struct spec_counts *c, enum 
 	int r = eligible_rust(cfs_rq, v);
 
 	c->queries++;
+	if (cl == SPEC_IN && !s128_in(s128_mul(spec_key(s, v), avg->w), S64_MIN, S64_MAX))
+		c->mul_overflow++;
 	if (s->shift && cl == SPEC_IN && spec_eligible(s, exact, v) != want)
 		c->approx_elig++;
 	if (st != cc || cc != r) {
@@ -836,6 +852,8 @@ static void rust_cfs_spec_exhaustive_test(struct kunit *test)
 
 	kunit_info(test, "%llu states (%llu runqueues built, %llu eligibility queries) in %llu ms\n",
 		   c->states, c->trees, c->queries, div_u64(c->ns, NSEC_PER_MSEC));
+	kunit_info(test, "in the domain, (v - v0) * W beyond s64 (check_mul_overflow() without int128): %llu queries\n",
+		   c->mul_overflow);
 	for (i = 0; i < SPEC_NR_CLASSES; i++)
 		kunit_info(test, "%s: %llu states; spec disagreements: %llu picks, %llu eligibility; implementations differ: %llu; NULL picks: %llu; tree: %llu\n",
 			   spec_class_name[i], c->states_class[i], c->pick_bad[i], c->elig_bad[i],
@@ -863,6 +881,7 @@ static void rust_cfs_spec_exhaustive_test(struct kunit *test)
 	for (i = 0; i < SPEC_NR_CLASSES; i++)
 		KUNIT_EXPECT_GT_MSG(test, c->states_class[i], 0, "%s", spec_class_name[i]);
 	KUNIT_EXPECT_GT(test, c->approx_states, 0);
+	KUNIT_EXPECT_GT(test, c->mul_overflow, 0);
 }
 
 static struct kunit_case rust_cfs_spec_cases[] = {
