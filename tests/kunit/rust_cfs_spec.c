@@ -405,6 +405,20 @@ static void spec_report(struct kunit *test, struct spec_counts *c, enum spec_cla
 	kfree(buf);
 }
 
+/* One state described, whatever it is counted as. */
+static void spec_note(struct kunit *test, enum spec_class cl, const struct spec_rq *s,
+		      const char *what, int protect, int buddy)
+{
+	char *buf = kmalloc(1024, GFP_KERNEL);
+
+	if (!buf)
+		return;
+	spec_describe(s, buf, 1024);
+	kunit_info(test, "%s (%s): %s protect %d buddy %d\n", what, spec_class_name[cl], buf,
+		   protect, buddy);
+	kfree(buf);
+}
+
 static u32 spec_bit(struct eevdf_fixture *f, struct sched_entity *se)
 {
 	if (!se)
@@ -637,8 +651,10 @@ static void spec_check_picks(struct kunit *test, struct spec_counts *c, enum spe
 				c->states_class[cl]++;
 				if (s->shift && cl == SPEC_IN && !(spec_pick(s, exact, protect, on && feat_buddy) & pc))
 					c->approx_pick++;
-				if (pc == SPEC_NULL && s->nr + (s->has_curr && s->curr_on_rq) > 1)
-					c->null_picks[cl]++;
+				if (pc == SPEC_NULL && s->nr + (s->has_curr && s->curr_on_rq) > 1 &&
+				    !c->null_picks[cl]++)
+					spec_note(test, cl, s, "the first NULL pick with runnable entities",
+						  protect, on);
 				if (ps != pc || pc != pr) {
 					c->parity_bad[cl]++;
 					spec_report(test, c, cl, s, "pick: stock C, C and Rust differ");
