@@ -900,9 +900,301 @@ static void rust_cfs_spec_exhaustive_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, c->mul_overflow, 0);
 }
 
+#ifdef CONFIG_SCHED_CACHE
+/*
+ * The LLC occupancy accounting, as the comments of fair.c define it: a
+ * runqueue counts in nr_llc_running its queued tasks that have a preferred
+ * LLC, in nr_pref_llc_running those queued on their preferred LLC and
+ * runnable (not delayed), and its domain counts in llc_counts[i] its queued
+ * tasks that prefer LLC i (i < llc_max). A domain rebuild zeroes
+ * llc_counts[]: from then on "a temporary undercount" is allowed, 0 <=
+ * llc_counts[i] <= the true count, until no queued task prefers i. Each
+ * task's pref_llc_queued says it was enqueued on its preferred LLC.
+ *
+ * Every sequence of SPEC_LLC_OPS_FULL operations (SPEC_LLC_OPS in the CI
+ * slice) over two tasks, each operation one of: enqueue, dequeue,
+ * set_delayed(), clear_delayed(), a new preference (none, either CPU's
+ * LLC, one beyond llc_max; through a dequeue and an enqueue when queued,
+ * as account_mm_sched() does), a move to the other CPU (a migration, or
+ * task_llc() changing under a queued task), and a domain rebuild; the C
+ * and the Rust accounting each on its own runqueue, both against the
+ * specification after every operation.
+ */
+#define SPEC_LLC_TASKS		2
+#define SPEC_LLC_OPS		3
+#define SPEC_LLC_OPS_FULL	6
+#define SPEC_LLC_TASK_OPS	9
+#define SPEC_LLC_ALPHABET	(SPEC_LLC_TASKS * SPEC_LLC_TASK_OPS + 1)
+
+struct spec_llc_task {
+	bool queued, delayed;
+	int pref;		/* preferred_llc now */
+	int enq_pref;		/* preferred_llc at the enqueue */
+	bool on_pref;		/* enqueued on its preferred LLC */
+	int cpu;
+};
+
+struct spec_llc {
+	struct llc_side side[2];	/* C, Rust */
+	struct spec_llc_task t[SPEC_LLC_TASKS];
+	bool inexact[LLC_MAX_IDS + 1];
+	int cpu[2];
+	int llc[2];			/* their LLC ids */
+	unsigned int max;		/* llc_max */
+	u64 steps, undercounts, moved_queued;
+};
+
+static void spec_llc_reset(struct spec_llc *l)
+{
+	int k, t;
+
+	for (k = 0; k < 2; k++) {
+		struct llc_side *s = &l->side[k];
+
+		s->rq->nr_llc_running = 0;
+		s->rq->nr_pref_llc_running = 0;
+		memset(s->sd->llc_counts, 0, l->max * sizeof(unsigned int));
+		for (t = 0; t < SPEC_LLC_TASKS; t++) {
+			s->p[t]->preferred_llc = -1;
+			s->p[t]->pref_llc_queued = 0;
+			s->p[t]->se.sched_delayed = 0;
+			WRITE_ONCE(task_thread_info(s->p[t])->cpu, l->cpu[0]);
+		}
+	}
+	memset(l->t, 0, sizeof(l->t));
+	memset(l->inexact, 0, sizeof(l->inexact));
+	for (t = 0; t < SPEC_LLC_TASKS; t++)
+		l->t[t].pref = -1;
+}
+
+static void spec_llc_enqueue(struct spec_llc *l, int t)
+{
+	struct spec_llc_task *m = &l->t[t];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		l->side[k].p[t]->se.sched_delayed = 0;
+		llc_enqueue(k, &l->side[k], t);
+	}
+	m->queued = true;
+	m->delayed = false;
+	m->enq_pref = m->pref;
+	m->on_pref = m->pref >= 0 && m->pref == l->llc[m->cpu];
+}
+
+static void spec_llc_dequeue(struct spec_llc *l, int t)
+{
+	struct spec_llc_task *m = &l->t[t];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		llc_dequeue(k, &l->side[k], t);
+		if (m->delayed) {
+			/* DEQUEUE_DELAYED, then clear_delayed(). */
+			l->side[k].p[t]->se.sched_delayed = 0;
+			llc_pref_running(k, &l->side[k], t, true);
+		}
+	}
+	m->queued = false;
+	m->delayed = false;
+}
+
+static void spec_llc_op(struct spec_llc *l, unsigned int op)
+{
+	static const int prefs[] = { -1, 0, 1, 2 };	/* none, LLC of cpu[0], cpu[1], beyond */
+	int t = op / SPEC_LLC_TASK_OPS, k, i;
+	struct spec_llc_task *m = &l->t[t];
+	bool queued;
+
+	if (op == SPEC_LLC_ALPHABET - 1) {
+		/* A domain rebuild: the counts come back zeroed. */
+		for (k = 0; k < 2; k++)
+			memset(l->side[k].sd->llc_counts, 0, l->max * sizeof(unsigned int));
+		for (i = 0; i < SPEC_LLC_TASKS; i++)
+			if (l->t[i].queued && l->t[i].enq_pref >= 0 &&
+			    l->t[i].enq_pref < l->max)
+				l->inexact[l->t[i].enq_pref] = true;
+		return;
+	}
+	switch (op % SPEC_LLC_TASK_OPS) {
+	case 0:
+		if (!m->queued)
+			spec_llc_enqueue(l, t);
+		break;
+	case 1:
+		if (m->queued)
+			spec_llc_dequeue(l, t);
+		break;
+	case 2:	/* set_delayed() */
+		if (!m->queued || m->delayed)
+			break;
+		for (k = 0; k < 2; k++) {
+			llc_pref_running(k, &l->side[k], t, false);
+			l->side[k].p[t]->se.sched_delayed = 1;
+		}
+		m->delayed = true;
+		break;
+	case 3:	/* clear_delayed() */
+		if (!m->queued || !m->delayed)
+			break;
+		for (k = 0; k < 2; k++) {
+			l->side[k].p[t]->se.sched_delayed = 0;
+			llc_pref_running(k, &l->side[k], t, true);
+		}
+		m->delayed = false;
+		break;
+	case 4 ... 7:	/* a new preference; account_mm_sched() requeues */
+		if (m->delayed)
+			break;
+		i = prefs[op % SPEC_LLC_TASK_OPS - 4];
+		i = i < 0 ? -1 : i < 2 ? l->llc[i] : l->max;
+		queued = m->queued;
+		if (queued)
+			spec_llc_dequeue(l, t);
+		for (k = 0; k < 2; k++)
+			WRITE_ONCE(l->side[k].p[t]->preferred_llc, i);
+		m->pref = i;
+		if (queued)
+			spec_llc_enqueue(l, t);
+		break;
+	case 8:	/* to the other CPU: task_llc() changes, queued or not */
+		m->cpu = !m->cpu;
+		l->moved_queued += m->queued;
+		for (k = 0; k < 2; k++)
+			WRITE_ONCE(task_thread_info(l->side[k].p[t])->cpu, l->cpu[m->cpu]);
+		break;
+	}
+}
+
+/* The specification's counters against each side's; the first miss described. */
+static bool spec_llc_check(struct kunit *test, struct spec_llc *l, const u8 *ops, int n)
+{
+	static const char * const side[] = { "C", "Rust" };
+	unsigned int llc_running = 0, pref_running = 0, i;
+	const char *why = NULL;
+	int k, t;
+
+	for (t = 0; t < SPEC_LLC_TASKS; t++) {
+		llc_running += l->t[t].queued && l->t[t].enq_pref >= 0;
+		pref_running += l->t[t].queued && !l->t[t].delayed && l->t[t].on_pref;
+	}
+	for (i = 0; i < l->max; i++) {
+		unsigned int exact = 0;
+
+		for (t = 0; t < SPEC_LLC_TASKS; t++)
+			exact += l->t[t].queued && l->t[t].enq_pref == i;
+		if (!exact)
+			l->inexact[i] = false;
+		for (k = 0; k < 2 && !why; k++) {
+			unsigned int got = l->side[k].sd->llc_counts[i];
+
+			if (l->inexact[i] ? got > exact : got != exact)
+				why = "llc_counts[]";
+			l->undercounts += got < exact;
+		}
+	}
+	for (k = 0; k < 2 && !why; k++) {
+		struct llc_side *s = &l->side[k];
+
+		if (s->rq->nr_llc_running != llc_running)
+			why = "nr_llc_running";
+		else if (s->rq->nr_pref_llc_running != pref_running)
+			why = "nr_pref_llc_running";
+		else if (s->sd->llc_counts[l->max] != LLC_GUARD)
+			why = "the slot after llc_counts[llc_max - 1]";
+		for (t = 0; t < SPEC_LLC_TASKS && !why; t++)
+			if (!!s->p[t]->pref_llc_queued != (l->t[t].queued && l->t[t].on_pref))
+				why = "pref_llc_queued";
+	}
+	l->steps++;
+	if (!why)
+		return true;
+	KUNIT_FAIL(test, "%s is not the specification's after operations %*ph (task * %d + operation; %d: rebuild)",
+		   why, n, ops, SPEC_LLC_TASK_OPS, SPEC_LLC_ALPHABET - 1);
+	for (k = 0; k < 2; k++)
+		kunit_info(test, "%s: nr_llc_running %u (spec %u), nr_pref_llc_running %u (spec %u), llc_counts %*ph\n",
+			   side[k], l->side[k].rq->nr_llc_running, llc_running,
+			   l->side[k].rq->nr_pref_llc_running, pref_running,
+			   (int)(l->max * sizeof(unsigned int)), l->side[k].sd->llc_counts);
+	return false;
+}
+
+static void rust_cfs_spec_llc_test(struct kunit *test)
+{
+	int len = spec_full ? SPEC_LLC_OPS_FULL : SPEC_LLC_OPS;
+	struct spec_llc *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	u64 seq, nseq = 1, expect = 0, t0;
+	u8 ops[SPEC_LLC_OPS_FULL];
+	int k, t, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	/* Two CPUs, the first and the last online: one LLC on UML, two on the x86_64 CI. */
+	l->cpu[0] = cpumask_first(cpu_online_mask);
+	l->cpu[1] = cpumask_last(cpu_online_mask);
+	for (k = 0; k < 2; k++) {
+		l->llc[k] = llc_id(l->cpu[k]);
+		KUNIT_ASSERT_GE(test, l->llc[k], 0);
+		KUNIT_ASSERT_LT(test, l->llc[k], LLC_MAX_IDS);
+	}
+	l->max = max(l->llc[0], l->llc[1]) + 1;
+	for (k = 0; k < 2; k++) {
+		struct llc_side *s = &l->side[k];
+
+		s->rq = kunit_kzalloc(test, sizeof(*s->rq), GFP_KERNEL);
+		s->sd = kunit_kzalloc(test, sizeof(*s->sd), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, s->rq);
+		KUNIT_ASSERT_NOT_NULL(test, s->sd);
+		raw_spin_lock_init(&s->rq->__lock);
+		RCU_INIT_POINTER(s->rq->sd, s->sd);
+		s->sd->llc_counts = kunit_kcalloc(test, l->max + 1, sizeof(unsigned int),
+						  GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, s->sd->llc_counts);
+		s->sd->llc_counts[l->max] = LLC_GUARD;
+		s->sd->llc_max = l->max;
+		for (t = 0; t < SPEC_LLC_TASKS; t++) {
+			s->p[t] = kunit_kzalloc(test, sizeof(*s->p[t]), GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, s->p[t]);
+		}
+	}
+	kunit_info(test, "CPUs %d and %d, LLCs %d and %d, llc_max %u, sequences of %d operations\n",
+		   l->cpu[0], l->cpu[1], l->llc[0], l->llc[1], l->max, len);
+
+	for (i = 0; i < len; i++) {
+		nseq *= SPEC_LLC_ALPHABET;
+		expect += nseq;
+	}
+	t0 = ktime_get_ns();
+	guard(rcu)();
+	for (seq = 0; seq < nseq; seq++) {
+		u64 digits = seq;
+
+		spec_llc_reset(l);
+		for (i = 0; i < len; i++, digits /= SPEC_LLC_ALPHABET)
+			ops[i] = digits % SPEC_LLC_ALPHABET;
+		/* Every prefix is checked; a sequence's prefixes are sequences too. */
+		for (i = 0; i < len; i++) {
+			spec_llc_op(l, ops[i]);
+			if (!spec_llc_check(test, l, ops, i + 1))
+				goto out;
+		}
+	}
+out:
+	/* Distinct states: each prefix of length i counted once. */
+	kunit_info(test, "%llu sequences, %llu steps checked (%llu distinct prefixes) in %llu ms; %llu undercounts after a rebuild, %llu moves of a queued task\n",
+		   seq, l->steps, expect, div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC),
+		   l->undercounts, l->moved_queued);
+	KUNIT_EXPECT_EQ(test, l->steps, nseq * len);
+	KUNIT_EXPECT_GT(test, l->undercounts, 0);
+	KUNIT_EXPECT_GT(test, l->moved_queued, 0);
+}
+#endif /* CONFIG_SCHED_CACHE */
+
 static struct kunit_case rust_cfs_spec_cases[] = {
 	KUNIT_CASE(rust_cfs_spec_arith_test),
 	KUNIT_CASE_SLOW(rust_cfs_spec_exhaustive_test),
+#ifdef CONFIG_SCHED_CACHE
+	KUNIT_CASE_SLOW(rust_cfs_spec_llc_test),
+#endif
 	{}
 };
 
