@@ -283,8 +283,6 @@ static const struct spec_val spec_curr_small[] = {
 	{ 2, -1, 0 }, { 2, 1, 2 }, { SPEC_W_MAX, -1, 2 }, { SPEC_W_MAX, 1, 0 },
 };
 
-#define SPEC_TAB(t)	t, ARRAY_SIZE(t)
-
 /*
  * A weight-2 entity +-4096 from v0 against nice-0 ones: where sum_shift's
  * scaling (2 stays 2, 2^20 becomes 2^10) moves V across an entity.
@@ -294,29 +292,37 @@ static const unsigned int spec_shift3[] = { 0, 1, 10 };
 
 static const struct spec_scope spec_scopes_full[] = {
 	/* Five entities: extreme weights, ties at the eligibility boundary. */
-	{ "five", 5, SPEC_TAB(spec_w2), SPEC_TAB(spec_k2), 3, SPEC_TAB(spec_curr_small),
-	  SPEC_TAB(spec_v0_one), SPEC_TAB(spec_shift0) },
+	{ "five", 5, spec_w2, ARRAY_SIZE(spec_w2), spec_k2, ARRAY_SIZE(spec_k2), 3,
+	  spec_curr_small, ARRAY_SIZE(spec_curr_small),
+	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift0, ARRAY_SIZE(spec_shift0) },
 	/* Four: nice 0 too, keys at v0, both v0. */
-	{ "four", 4, SPEC_TAB(spec_w3), SPEC_TAB(spec_k3), 3, SPEC_TAB(spec_curr3),
-	  SPEC_TAB(spec_v0_wrap), SPEC_TAB(spec_shift0) },
+	{ "four", 4, spec_w3, ARRAY_SIZE(spec_w3), spec_k3, ARRAY_SIZE(spec_k3), 3,
+	  spec_curr3, ARRAY_SIZE(spec_curr3),
+	  spec_v0_wrap, ARRAY_SIZE(spec_v0_wrap), spec_shift0, ARRAY_SIZE(spec_shift0) },
 	/* Three: keys up to the s64 extremes. */
-	{ "far", 3, SPEC_TAB(spec_w3), SPEC_TAB(spec_kbig), 3, SPEC_TAB(spec_curr_big),
-	  SPEC_TAB(spec_v0_one), SPEC_TAB(spec_shift2) },
+	{ "far", 3, spec_w3, ARRAY_SIZE(spec_w3), spec_kbig, ARRAY_SIZE(spec_kbig), 3,
+	  spec_curr_big, ARRAY_SIZE(spec_curr_big),
+	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift2, ARRAY_SIZE(spec_shift2) },
 	/* Three: the weight scaling of sum_shift 1 and 10. */
-	{ "shift", 3, SPEC_TAB(spec_w3), SPEC_TAB(spec_k5), 2, SPEC_TAB(spec_curr3),
-	  SPEC_TAB(spec_v0_one), SPEC_TAB(spec_shift3) },
+	{ "shift", 3, spec_w3, ARRAY_SIZE(spec_w3), spec_k5, ARRAY_SIZE(spec_k5), 2,
+	  spec_curr3, ARRAY_SIZE(spec_curr3),
+	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift3, ARRAY_SIZE(spec_shift3) },
 };
 
 /* The CI slice: the same kinds of state, fewer entities and values. */
 static const struct spec_scope spec_scopes_ci[] = {
-	{ "five", 5, SPEC_TAB(spec_w2), SPEC_TAB(spec_k2), 1, spec_curr_small, 2,
-	  SPEC_TAB(spec_v0_one), SPEC_TAB(spec_shift0) },
-	{ "three", 3, SPEC_TAB(spec_w3), SPEC_TAB(spec_k3), 2, SPEC_TAB(spec_curr3),
-	  SPEC_TAB(spec_v0_wrap), SPEC_TAB(spec_shift0) },
-	{ "far", 2, SPEC_TAB(spec_w3), SPEC_TAB(spec_kbig), 2, SPEC_TAB(spec_curr_big),
-	  SPEC_TAB(spec_v0_one), SPEC_TAB(spec_shift2) },
-	{ "shift", 2, SPEC_TAB(spec_w3), SPEC_TAB(spec_k5), 2, SPEC_TAB(spec_curr3),
-	  SPEC_TAB(spec_v0_one), SPEC_TAB(spec_shift3) },
+	{ "five", 5, spec_w2, ARRAY_SIZE(spec_w2), spec_k2, ARRAY_SIZE(spec_k2), 1,
+	  spec_curr_small, 2,
+	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift0, ARRAY_SIZE(spec_shift0) },
+	{ "three", 3, spec_w3, ARRAY_SIZE(spec_w3), spec_k3, ARRAY_SIZE(spec_k3), 2,
+	  spec_curr3, ARRAY_SIZE(spec_curr3),
+	  spec_v0_wrap, ARRAY_SIZE(spec_v0_wrap), spec_shift0, ARRAY_SIZE(spec_shift0) },
+	{ "far", 2, spec_w3, ARRAY_SIZE(spec_w3), spec_kbig, ARRAY_SIZE(spec_kbig), 2,
+	  spec_curr_big, ARRAY_SIZE(spec_curr_big),
+	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift2, ARRAY_SIZE(spec_shift2) },
+	{ "shift", 2, spec_w3, ARRAY_SIZE(spec_w3), spec_k5, ARRAY_SIZE(spec_k5), 2,
+	  spec_curr3, ARRAY_SIZE(spec_curr3),
+	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift3, ARRAY_SIZE(spec_shift3) },
 };
 
 /*
@@ -623,50 +629,64 @@ static void spec_check_ineligible(struct kunit *test, struct spec_counts *c,
 		return;
 	c->ineligible_bad++;
 	kunit_info(test, "ineligible_vruntime() - v0 = %lld\n", spec_key(s, x));
-	spec_report(test, c, SPEC_IN, s, "ineligible_vruntime(): not the least ineligible vruntime");
+	spec_report(test, c, SPEC_IN, s, "ineligible_vruntime(): not the least ineligible v");
 }
 
-/* Every next, protect and PICK_BUDDY on one runqueue with one curr. */
+/* One pick: the specification's set, and the three implementations. */
+static void spec_check_pick(struct kunit *test, struct spec_counts *c, enum spec_class cl,
+			    const struct spec_rq *s, const struct spec_avg *avg,
+			    const struct spec_avg *exact, int protect, int on, bool buddy)
+{
+	struct eevdf_fixture *f = test->priv;
+	struct cfs_rq *cfs_rq = &f->rq->cfs;
+	u32 want, ps, pc, pr;
+
+	want = spec_pick(s, avg, protect, buddy);
+	ps = spec_bit(f, pick_c_buddy(cfs_rq, protect, on, true));
+	pc = spec_bit(f, pick_c_buddy(cfs_rq, protect, on, false));
+	pr = spec_bit(f, pick_rust_buddy(cfs_rq, protect, on));
+	c->states++;
+	c->states_class[cl]++;
+	if (s->shift && cl == SPEC_IN && !(spec_pick(s, exact, protect, buddy) & pc))
+		c->approx_pick++;
+	if (pc == SPEC_NULL && s->nr + (s->has_curr && s->curr_on_rq) > 1 &&
+	    !c->null_picks[cl]++)
+		spec_note(test, cl, s, "the first NULL pick with runnable entities", protect, on);
+	if (ps != pc || pc != pr) {
+		c->parity_bad[cl]++;
+		spec_report(test, c, cl, s, "pick: stock C, C and Rust differ");
+	}
+	if (!(ps & want) || !(pc & want) || !(pr & want)) {
+		c->pick_bad[cl]++;
+		if (c->printed[cl] < 5)
+			kunit_info(test, "protect %d buddy %d: spec %#x stock %#x C %#x Rust %#x\n",
+				   protect, on, want, ps, pc, pr);
+		spec_report(test, c, cl, s, "pick: not one of the spec's");
+	}
+}
+
+/*
+ * Every next, protect and PICK_BUDDY on one runqueue with one curr. The
+ * buddy is turned off per call by hiding it (pick_c_buddy()), so that a
+ * next without PICK_BUDDY is a state of its own.
+ */
 static void spec_check_picks(struct kunit *test, struct spec_counts *c, enum spec_class cl,
 			     struct spec_rq *s, const struct spec_avg *avg,
 			     const struct spec_avg *exact, bool feat_buddy)
 {
 	struct eevdf_fixture *f = test->priv;
 	struct cfs_rq *cfs_rq = &f->rq->cfs;
-	int next, protect, buddy;
+	int next, protect, on;
 
 	for (protect = 0; protect < 2; protect++) {
 		for (next = -1; next < (int)s->nr; next++) {
-			for (buddy = 0; buddy < 1 + (next >= 0); buddy++) {
-				bool on = buddy || next < 0;
-				u32 want, ps, pc, pr;
-
-				s->next = next;
-				cfs_rq->next = next >= 0 ? &f->se[next] : NULL;
-				want = spec_pick(s, avg, protect, on && feat_buddy);
-				ps = spec_bit(f, pick_c_buddy(cfs_rq, protect, on, true));
-				pc = spec_bit(f, pick_c_buddy(cfs_rq, protect, on, false));
-				pr = spec_bit(f, pick_rust_buddy(cfs_rq, protect, on));
-				c->states++;
-				c->states_class[cl]++;
-				if (s->shift && cl == SPEC_IN && !(spec_pick(s, exact, protect, on && feat_buddy) & pc))
-					c->approx_pick++;
-				if (pc == SPEC_NULL && s->nr + (s->has_curr && s->curr_on_rq) > 1 &&
-				    !c->null_picks[cl]++)
-					spec_note(test, cl, s, "the first NULL pick with runnable entities",
-						  protect, on);
-				if (ps != pc || pc != pr) {
-					c->parity_bad[cl]++;
-					spec_report(test, c, cl, s, "pick: stock C, C and Rust differ");
-				}
-				if (!(ps & want) || !(pc & want) || !(pr & want)) {
-					c->pick_bad[cl]++;
-					if (c->printed[cl] < 5)
-						kunit_info(test,
-							   "protect %d buddy %d: spec %#x stock %#x C %#x Rust %#x\n",
-							   protect, on, want, ps, pc, pr);
-					spec_report(test, c, cl, s, "pick: not one of the spec's");
-				}
+			s->next = next;
+			cfs_rq->next = next >= 0 ? &f->se[next] : NULL;
+			for (on = 1; on >= 0; on--) {
+				if (!on && next < 0)
+					break;
+				spec_check_pick(test, c, cl, s, avg, exact, protect, on,
+						on && feat_buddy);
 			}
 		}
 	}
@@ -1109,8 +1129,8 @@ static bool spec_llc_check(struct kunit *test, struct spec_llc *l, const u8 *ops
 	l->steps++;
 	if (!why)
 		return true;
-	KUNIT_FAIL(test, "%s is not the specification's after operations %*ph (task * %d + operation; %d: rebuild)",
-		   why, n, ops, SPEC_LLC_TASK_OPS, SPEC_LLC_ALPHABET - 1);
+	KUNIT_FAIL(test, "%s is not the spec's after operations %*ph (%d: rebuild)",
+		   why, n, ops, SPEC_LLC_ALPHABET - 1);
 	for (k = 0; k < 2; k++)
 		kunit_info(test, "%s: nr_llc_running %u (spec %u), nr_pref_llc_running %u (spec %u), llc_counts %*ph\n",
 			   side[k], l->side[k].rq->nr_llc_running, llc_running,
