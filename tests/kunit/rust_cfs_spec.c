@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * An executable specification of the EEVDF pick and eligibility, and an
- * exhaustive small-scope check of 7.3.4's stock C, fair.c's C and the Rust
- * against it.
+ * An executable specification of the EEVDF pick and eligibility (and of
+ * the LLC occupancy accounting, at the end), and an exhaustive small-scope
+ * check of 7.3.4's stock C, fair.c's C and the Rust against it.
  *
  * The specification is written from the definitions (the EEVDF paper and
  * the comments of kernel/sched/fair.c), not from any implementation: plain
@@ -12,7 +12,8 @@
  *
  * Included at the end of rust_cfs_kunit.c (so at the end of fair.c): it
  * reuses that suite's fixture and helpers, and builds every state with
- * fair.c's own __enqueue_entity().
+ * fair.c's own __enqueue_entity() (but for the entities beyond its bound,
+ * see spec_enqueue_quiet()).
  *
  * The scope: every runqueue of up to SPEC_MAX_NR entities over the small
  * domains of the tables below, crossed with every curr (none, off the
