@@ -315,7 +315,7 @@ static const struct spec_scope spec_scopes_ci[] = {
 	{ "five", 5, spec_w2, ARRAY_SIZE(spec_w2), spec_k2, ARRAY_SIZE(spec_k2), 1,
 	  spec_curr_small, 2,
 	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift0, ARRAY_SIZE(spec_shift0) },
-	{ "three", 3, spec_w3, ARRAY_SIZE(spec_w3), spec_k3, ARRAY_SIZE(spec_k3), 2,
+	{ "three", 3, spec_w2, ARRAY_SIZE(spec_w2), spec_k3, ARRAY_SIZE(spec_k3), 2,
 	  spec_curr3, ARRAY_SIZE(spec_curr3),
 	  spec_v0_wrap, ARRAY_SIZE(spec_v0_wrap), spec_shift0, ARRAY_SIZE(spec_shift0) },
 	{ "far", 2, spec_w3, ARRAY_SIZE(spec_w3), spec_kbig, ARRAY_SIZE(spec_kbig), 2,
