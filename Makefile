@@ -31,7 +31,8 @@ FLAVOUR ?= test
 BOOT_ARGS ?=
 
 .PHONY: all help main test test-kasan test-arm64 test-all stress latency weights cpumax boot shell bench bench-arm64 \
-	bench-prod bench-readme-prod bench-scale bench-readme bench-readme-arm64 bench-readme-scale bench-native bench-native-bundle bench-readme-native kunit kunit-uml setup fetch overlay patches series-branch series-import check-series \
+	bench-prod bench-readme-prod bench-scale bench-readme bench-readme-arm64 bench-readme-scale bench-native bench-native-bundle bench-readme-native \
+	kunit kunit-uml kunit-spec setup fetch overlay patches series-branch series-import check-series \
 	lint check-off check-inline check-rust-min check-unsound check-harness clean
 
 all: main
@@ -118,6 +119,9 @@ kunit: ## the KUnit suites through tools/testing/kunit/kunit.py (x86_64 under QE
 
 kunit-uml: ## the same on UML
 	@KUNIT_ARCH=um $(S)/kunit.sh
+
+kunit-spec: ## the executable specification's exhaustive check, full scope, on UML (suite sched_rust_spec)
+	@KUNIT_ARCH=um $(S)/kunit.sh 'sched_rust_spec' --kernel_args=sched_rust_spec_full=1 --kernel_args=kunit.timeout=3600
 
 setup: ## install the toolchain: Debian packages, rustc 1.86.0, bindgen
 	@$(S)/setup.sh

@@ -57,6 +57,7 @@ sync_file "$TOP/rust/kernel/percpu.rs" "$WORK/rust/kernel/percpu.rs"
 sync_file "$TOP/rust/helpers/percpu.c" "$WORK/rust/helpers/percpu.c"
 sync_file "$TOP/Kconfig.snippet" "$WORK/kernel/sched/rust/Kconfig"
 sync_file "$TOP/tests/kunit/rust_cfs_kunit.c" "$WORK/kernel/sched/tests/rust_cfs_kunit.c"
+sync_file "$TOP/tests/kunit/rust_cfs_spec.c" "$WORK/kernel/sched/tests/rust_cfs_spec.c"
 sync_file "$TOP/tests/kunit/.kunitconfig" "$WORK/kernel/sched/rust/.kunitconfig"
 sync_file "$TOP/Documentation/scheduler/sched-rust-cfs.rst" "$WORK/Documentation/scheduler/sched-rust-cfs.rst"
 

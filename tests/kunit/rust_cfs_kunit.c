@@ -1342,3 +1342,6 @@ static struct kunit_suite rust_cfs_parity_suite = {
 };
 
 kunit_test_suite(rust_cfs_parity_suite);
+
+/* The executable specification of the pick and its exhaustive check. */
+#include "rust_cfs_spec.c"
