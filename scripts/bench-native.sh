@@ -26,17 +26,41 @@ stage overlay "$TOP/scripts/overlay.sh"
 
 B=$CACHE/build-native
 D=$CACHE/bench-native
+# The UML kernel's tree: the work tree hard-linked (the same files, no
+# copy), but for lib/Kconfig.debug, whose RUST_INLINE_HELPERS excludes UML.
+# Without it every C helper the Rust calls (each atomic access among them)
+# is an out-of-line call on UML where C inlines its own, and
+# CONFIG_SCHED_RUST_CFS_INLINE, which depends on it, is off: the comparison
+# would not be x86_64's. With it the UML kernel has x86_64's cross-language
+# inlining.
+NW=$CACHE/src/native-work
+native_tree() {
+	rm -rf "$NW"
+	cp -al "$WORK" "$NW"
+	rm -f "$NW/lib/Kconfig.debug"
+	awk '/^config RUST_INLINE_HELPERS$/ { on = 1 } /^config / && !/RUST_INLINE_HELPERS/ { on = 0 }
+		on && /^\tdepends on !UML$/ { next } { print }' "$WORK/lib/Kconfig.debug" > "$NW/lib/Kconfig.debug"
+	touch -r "$WORK/lib/Kconfig.debug" "$NW/lib/Kconfig.debug"
+	! cmp -s "$WORK/lib/Kconfig.debug" "$NW/lib/Kconfig.debug" ||
+		die "lib/Kconfig.debug: no 'depends on !UML' under RUST_INLINE_HELPERS to drop"
+}
 mkdir -p "$B"
 cc=/usr/lib/ccache/clang$LLVM_SUFFIX
 [ -x "$cc" ] || cc=clang$LLVM_SUFFIX
 # UML links with the host's ld; llvm-objcopy refuses the static binary's
 # .rela.plt ("Link field value ... is not a symbol table"): binutils' objcopy.
-umake() { make -C "$WORK" O="$B" ARCH=um LLVM=$LLVM_SUFFIX CC="$cc" HOSTCC="$cc" OBJCOPY=objcopy "$@"; }
+# UML's include directories are in KBUILD_CFLAGS, which the Rust helpers'
+# bitcode link compiles a .bc with: clang's -Werror on unused arguments
+# would refuse it (KCFLAGS comes last and turns that warning off).
+umake() {
+	make -C "$NW" O="$B" ARCH=um LLVM=$LLVM_SUFFIX CC="$cc" HOSTCC="$cc" OBJCOPY=objcopy \
+		KCFLAGS=-Wno-unused-command-line-argument "$@"
+}
 
 build() {
 	if ! cmp -s "$TOP/configs/native.config" "$B/.config.done"; then
 		umake x86_64_defconfig > /dev/null
-		(cd "$WORK" && ARCH=um ./scripts/kconfig/merge_config.sh -m -O "$B" "$B/.config" \
+		(cd "$NW" && ARCH=um ./scripts/kconfig/merge_config.sh -m -O "$B" "$B/.config" \
 			"$TOP/configs/native.config" > /dev/null) 2> >(grep -v 'override: reassigning' >&2)
 		umake olddefconfig > /dev/null
 		local line missing=
@@ -96,6 +120,7 @@ if [ "${1:-}" = readme ]; then
 	log "wrote $R"
 	exit 0
 fi
+stage "UML tree" native_tree
 stage build build
 stage tree tree
 rm -f "$res"

@@ -14,7 +14,7 @@
 
 EXTRA_DEB_PKGS="shellcheck python3-pyflakes" "$TOP/scripts/setup.sh"
 log "shellcheck (warnings fail) on scripts/*.sh and tests/harness/run.sh"
-(cd "$TOP" && shellcheck -S warning scripts/*.sh tests/harness/run.sh) || fail "shellcheck found problems"
+(cd "$TOP" && shellcheck -S warning scripts/*.sh tests/harness/run.sh tests/bench/native/run.sh) || fail "shellcheck found problems"
 log "pyflakes on scripts/*.py"
 /usr/bin/python3 -m pyflakes "$TOP"/scripts/*.py || fail "pyflakes found problems"
 
