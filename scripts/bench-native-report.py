@@ -25,7 +25,7 @@ from scipy import stats as sps
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import stats  # noqa: E402
 
-WIDTH = 0.01    # the interval's half-width this bench aims at (issue #42)
+WIDTH = 0.01    # the interval's half-width this bench aims at (make bench-native)
 
 
 def parse(path):
@@ -73,17 +73,23 @@ def icount_ratios(path):
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: bench-native-report.py <results file> [make bench report.txt]")
+    need_only = sys.argv[1] == "--need"
+    if need_only:
+        del sys.argv[1]
     head, _table, raw = parse(sys.argv[1])
     icount = icount_ratios(sys.argv[2]) if len(sys.argv) > 2 else {}
     if "empty" not in raw:
         sys.exit("FAIL: no batches of the empty case in " + sys.argv[1])
     reps = sorted(raw["empty"])
-    for h in head:
-        print(h)
-    print(f"{len(reps)} reps; per rep the median batch, minus the empty case's; the ratio"
+    needs = {}
+    if not need_only:
+        for h in head:
+            print(h)
+    out = (lambda *a, **k: None) if need_only else print
+    out(f"{len(reps)} reps; per rep the median batch, minus the empty case's; the ratio"
           f" over the reps: geometric mean, 95 % paired t interval (scripts/stats.py),"
           f" TOST within +-{stats.MARGIN['native']:.0%}")
-    print(f"{'case':22} {'ns C':>7} {'ns Rust':>7} {'ratio':>6} {'95 % interval':>16}"
+    out(f"{'case':22} {'ns C':>7} {'ns Rust':>7} {'ratio':>6} {'95 % interval':>16}"
           f" {'reps for +-1%':>13} {'icount':>7}  equivalence")
     bad = []
     for case, per in raw.items():
@@ -107,10 +113,19 @@ def main():
         sd = statistics.stdev(stats.log_ratios(b, a))
         tq = sps.t.ppf(0.975, len(a) - 1)
         need = max(2, math.ceil((tq * sd / math.log(1 + WIDTH)) ** 2))
+        needs[case] = need
         ic = icount.get(case)
-        print(f"{case:22} {statistics.median(a):7.2f} {statistics.median(b):7.2f} {iv.est:6.3f}"
+        out(f"{case:22} {statistics.median(a):7.2f} {statistics.median(b):7.2f} {iv.est:6.3f}"
               f" [{iv.lo:6.3f}, {iv.hi:6.3f}] {need:13d} {'' if ic is None else f'{ic:7.3f}':>7}"
               f"  {verdict}")
+    if need_only:
+        # The reps the Rust/C cases need for +-1 % (the stock_ and dispatch_
+        # cases are context, not the comparison).
+        print(max((n for c, n in needs.items() if not c.startswith(("stock_", "dispatch_"))), default=0))
+        return
+    wide = sorted(c for c, n in needs.items() if n > len(reps) and not c.startswith(("stock_", "dispatch_")))
+    print(f"narrower than +-1 % after {len(reps)} reps: {len(needs) - len(wide)} of {len(needs)} cases"
+          + (f"; wider, Rust/C: {' '.join(wide)}" if wide else ""))
     if bad:
         sys.exit("FAIL: fewer than 2 reps with a time above the empty case for: " + " ".join(bad))
 

@@ -55,7 +55,7 @@ MARGIN = {
     "call": 0.01,
     # make bench-native: Rust/C of the nanoseconds per call on the host CPU,
     # the same state on both sides. 2 %: the bound the native comparison is
-    # asked to stay under (issue #42); timing a call of 2-50 ns closer than
+    # asked to stay under (make bench-native); timing a call of 2-50 ns closer than
     # that needs more reps than a host's frequency steps allow.
     "native": 0.02,
 }
