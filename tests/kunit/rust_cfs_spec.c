@@ -1185,7 +1185,6 @@ static void rust_cfs_spec_llc_test(struct kunit *test)
 		expect += nseq;
 	}
 	t0 = ktime_get_ns();
-	guard(rcu)();
 	for (seq = 0; seq < nseq; seq++) {
 		u64 digits = seq;
 
@@ -1194,7 +1193,12 @@ static void rust_cfs_spec_llc_test(struct kunit *test)
 			ops[i] = digits % SPEC_LLC_ALPHABET;
 		/* Every prefix is checked; a sequence's prefixes are sequences too. */
 		for (i = 0; i < len; i++) {
-			spec_llc_op(l, ops[i]);
+			/*
+			 * The accounting reads rq->sd under RCU; the check and
+			 * its report (which allocates) run outside it.
+			 */
+			scoped_guard(rcu)
+				spec_llc_op(l, ops[i]);
 			if (!spec_llc_check(test, l, ops, i + 1))
 				goto out;
 		}
