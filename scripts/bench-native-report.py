@@ -14,6 +14,7 @@ case: fair.c's C / 7.3's stock C), paired by rep: its geometric mean with the
 reps the interval would need to be narrower than +-1 % at the reps' spread.
 """
 
+import gzip
 import math
 import os
 import re
@@ -28,9 +29,28 @@ import stats  # noqa: E402
 WIDTH = 0.01    # the interval's half-width this bench aims at (make bench-native)
 
 
+def lines(path):
+    if path.endswith(".gz"):
+        return gzip.open(path, "rt", errors="replace")
+    return open(path, errors="replace")
+
+
+def reduce(src, dst):
+    """The results with each side's batches of a rep replaced by their median
+    (the statistic the report takes, so that it gives the same figures): what
+    tests/bench/results-native/ keeps, gzipped."""
+    with gzip.open(dst, "wt") as out:
+        for line in lines(src):
+            m = re.match(r"(RSC: raw \d+ \S+ [01] \d+) (.*)", line)
+            if m:
+                v = sorted(int(x) for x in m[2].split())
+                line = f"{m[1]} {v[len(v) // 2]}\n"
+            out.write(line)
+
+
 def parse(path):
     head, table, raw = [], [], {}
-    for line in open(path, errors="replace"):
+    for line in lines(path):
         line = line.rstrip("\n")
         if line.startswith("# "):
             head.append(line[2:])
@@ -73,6 +93,9 @@ def icount_ratios(path):
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: bench-native-report.py <results file> [make bench report.txt]")
+    if sys.argv[1] == "--reduce":
+        reduce(sys.argv[2], sys.argv[3])
+        return
     need_only = sys.argv[1] == "--need"
     if need_only:
         del sys.argv[1]

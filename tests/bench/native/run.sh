@@ -19,8 +19,12 @@
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+# A host without some tool (a container with a shell and nothing else)
+# takes busybox's.
+PATH=$PATH:$here/root/bin
 reps=${1:-20}
-cpu=${2:-$( [ "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" -gt 1 ] && echo 1 || echo 0)}
+online=$(grep -c '^processor' /proc/cpuinfo)
+cpu=${2:-$( [ "$online" -gt 1 ] && echo 1 || echo 0)}
 out=${RESULTS:-$here/results-$(uname -n)-$(date -u +%Y%m%dT%H%M%SZ).txt}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -32,14 +36,15 @@ smp=
 [ "$ncpus" -gt 1 ] && smp="ncpus=$ncpus seccomp=on"
 {
 	echo "# make bench-native: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "# host: $(uname -srm); $(getconf _NPROCESSORS_ONLN) CPUs online"
+	echo "# host: $(uname -srm); $online CPUs online"
 	echo "# cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
 	echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# pinned: ${pin:-no (no taskset)}; guest: $ncpus CPU(s), $reps reps"
 } > "$tmp/head"
-# UML keeps its runtime state under $HOME/.uml: a private one.
+# UML keeps its runtime state under $HOME/.uml and its memory in a file of
+# $TMPDIR: private ones.
 # shellcheck disable=SC2086 # $pin and $smp are words to split
-HOME=$tmp $pin "$here/linux" mem=256M $smp rootfstype=hostfs \
+HOME=$tmp TMPDIR=$tmp $pin "$here/linux" mem=256M $smp rootfstype=hostfs \
 	rootflags="$here/root" rw init=/init rsc.reps="$reps" \
 	con0=fd:0,fd:1 con=null < /dev/null > "$tmp/console" 2>&1 || true
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$tmp/head"
