@@ -18,7 +18,8 @@
 # Exit: 0 the run completed, 1 the guest reported a failure, 2 no output.
 
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+here=$(cd "$here" && pwd)
 # A host without some tool (a container with a shell and nothing else)
 # takes busybox's.
 PATH=$PATH:$here/root/bin
