@@ -121,8 +121,9 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"
 	expect 1 "V=1 scripts/boot.sh test with a 15 s timeout" env V=1 BOOT_NAME=harness BOOT_TIMEOUT=15 scripts/boot.sh test
 	grep -q 'Linux version' "$tmp/out" && ok "V=1 shows the console as it comes" || ko "V=1: no console on the terminal"
 	rm -rf "$(bootdir harness)"
-	# A hung guest: a silent init (cat on the console, the kernel's
-	# messages off) is stopped by the progress watchdog long before the cap.
+	# A hung guest: with rdinit= a program the initramfs lacks, the kernel
+	# falls back to /bin/sh, which prints its prompt and waits, its messages
+	# off (loglevel=0); the progress watchdog stops it long before the cap.
 	expect 1 "scripts/boot.sh test with a silent init and a 20 s idle timeout" env BOOT_NAME=harness \
 		BOOT_IDLE_TIMEOUT=20 BOOT_TIMEOUT=600 scripts/boot.sh test loglevel=0 rdinit=/bin/cat
 	grep -q 'no console output for 20s: the guest is hung' "$tmp/out" &&

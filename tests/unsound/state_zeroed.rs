@@ -3,7 +3,7 @@
 //! runqueue or entity links (hole S2).
 // expect: E0599
 // expect-message: the function or associated item `new` exists for struct `PerCpu<CfsTgState>`, but its trait bounds were not satisfied
-// expect-note: doesn't satisfy `CfsTgState: Zeroable`
+// expect-note: `CfsTgState: Zeroable`
 use kernel::percpu::PerCpu;
 use kernel::prelude::*;
 use kernel::sched::group::CfsTgState;

@@ -334,10 +334,27 @@ static noinline unsigned long rust_bench_eligible_dispatch(void *state, u64 v)
 	return rust_bench_result(vruntime_eligible(rust_bench_cfs_rq(state), v));
 }
 
+/*
+ * The C side's implementation inlined into its batch function, as the Rust
+ * entry point (always inline) is into its own and as a kernel without the
+ * debug option inlines pick_eevdf() into pick_next_entity(): otherwise the C
+ * twin, which has several callers, stays out of line and the C side pays a
+ * call level (call, return, its frame: some 7 instructions) that the Rust
+ * side does not.
+ */
+#ifdef CONFIG_CC_IS_CLANG
+#define BENCH_INLINE	[[clang::always_inline]]
+#else
+#define BENCH_INLINE
+#endif
+
 static noinline unsigned long rust_bench_pick_c(void *state, u64 arg)
 {
+	struct sched_entity *se;
+
 	rust_bench_args(state, arg);
-	return rust_bench_result((unsigned long)pick_eevdf_c(rust_bench_cfs_rq(state), true));
+	BENCH_INLINE se = pick_eevdf_c(rust_bench_cfs_rq(state), true);
+	return rust_bench_result((unsigned long)se);
 }
 
 static noinline unsigned long rust_bench_pick_rust(void *state, u64 arg)
@@ -351,8 +368,11 @@ static noinline unsigned long rust_bench_pick_rust(void *state, u64 arg)
 
 static noinline unsigned long rust_bench_pick_stock(void *state, u64 arg)
 {
+	struct sched_entity *se;
+
 	rust_bench_args(state, arg);
-	return rust_bench_result((unsigned long)pick_eevdf_stock(rust_bench_cfs_rq(state), true));
+	BENCH_INLINE se = pick_eevdf_stock(rust_bench_cfs_rq(state), true);
+	return rust_bench_result((unsigned long)se);
 }
 
 static noinline unsigned long rust_bench_pick_dispatch(void *state, u64 arg)
@@ -369,8 +389,8 @@ static noinline unsigned long rust_bench_tg_c(void *state, u64 arg)
 
 	rust_bench_args(state, arg);
 	memset(tg, 0, sizeof(*tg));
-	alloc_fair_sched_group_c(tg, &root_task_group);
-	free_fair_sched_group_c(tg);
+	BENCH_INLINE alloc_fair_sched_group_c(tg, &root_task_group);
+	BENCH_INLINE free_fair_sched_group_c(tg);
 	return rust_bench_result(arg);
 }
 
