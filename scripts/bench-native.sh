@@ -34,17 +34,26 @@ D=$CACHE/bench-native
 # is an out-of-line call on UML where C inlines its own, and
 # CONFIG_SCHED_RUST_CFS_INLINE, which depends on it, is off: the comparison
 # would not be x86_64's. With it the UML kernel has x86_64's cross-language
-# inlining.
+# inlining. And arch/x86/um/Kconfig, whose X86_64 does not select
+# ARCH_SUPPORTS_INT128 as arch/x86/Kconfig does (under the same condition):
+# without it both sides' eligibility tests take their check_mul_overflow()
+# path, a conditional branch or select per test that x86_64's 128-bit
+# product does not have, and the times would not be x86_64's code's.
 NW=$CACHE/src/native-work
 native_tree() {
 	rm -rf "$NW"
 	cp -al "$WORK" "$NW"
-	rm -f "$NW/lib/Kconfig.debug"
+	rm -f "$NW/lib/Kconfig.debug" "$NW/arch/x86/um/Kconfig"
 	awk '/^config RUST_INLINE_HELPERS$/ { on = 1 } /^config / && !/RUST_INLINE_HELPERS/ { on = 0 }
 		on && /^\tdepends on !UML$/ { next } { print }' "$WORK/lib/Kconfig.debug" > "$NW/lib/Kconfig.debug"
+	awk '{ print } /^config X86_64$/ { print "\tselect ARCH_SUPPORTS_INT128 if CC_HAS_INT128" }' \
+		"$WORK/arch/x86/um/Kconfig" > "$NW/arch/x86/um/Kconfig"
 	touch -r "$WORK/lib/Kconfig.debug" "$NW/lib/Kconfig.debug"
+	touch -r "$WORK/arch/x86/um/Kconfig" "$NW/arch/x86/um/Kconfig"
 	! cmp -s "$WORK/lib/Kconfig.debug" "$NW/lib/Kconfig.debug" ||
 		die "lib/Kconfig.debug: no 'depends on !UML' under RUST_INLINE_HELPERS to drop"
+	! cmp -s "$WORK/arch/x86/um/Kconfig" "$NW/arch/x86/um/Kconfig" ||
+		die "arch/x86/um/Kconfig: no 'config X86_64' to select ARCH_SUPPORTS_INT128 under"
 }
 mkdir -p "$B"
 cc=/usr/lib/ccache/clang$LLVM_SUFFIX
@@ -120,8 +129,9 @@ if [ "${1:-}" = readme ]; then
 		echo "then \`make bench-readme-native\`. Each rep's median batch per case and side (the report's"
 		echo "input; the cache keeps every batch): [results.txt.gz](results.txt.gz)."
 		echo "The instruction ratios (icount) are make bench's, from"
-		echo "[../results/report.txt](../results/report.txt): x86_64's bench kernel under QEMU, whose"
-		echo "eligibility test takes the int128 path where UML takes check_mul_overflow()'s."
+		echo "[../results/report.txt](../results/report.txt): x86_64's bench kernel under QEMU. Both"
+		echo "kernels' eligibility tests take the 128-bit product (bench-native selects"
+		echo "ARCH_SUPPORTS_INT128 for UML's x86_64, as arch/x86 does)."
 		echo
 		echo "Each case calls one function out of line in a loop, the same loop for both sides, on the"
 		echo "same prepared state (kernel/sched/rust/debug/fair_bench.c); ns C and ns Rust are the medians"
