@@ -1173,7 +1173,9 @@ static void rust_cfs_llc_decay_test(struct kunit *test)
 		}
 		/*
 		 * An entry last updated 2^32 + 1 epochs ago: the gap does not fit
-		 * 32 bits, and a shift by it must still clear the runtime.
+		 * 32 bits. C passes it to __shr_u64() as unsigned int, halving
+		 * the runtime once, and Rust must do the same (the specification
+		 * suite, rust_cfs_spec.c, says what it should be: 0).
 		 */
 		if (!(prandom_u32_state(&rnd) % 16)) {
 			tc[k].epoch = rc->cpu_epoch - ((1UL << 32) + 1);

@@ -1212,6 +1212,231 @@ out:
 	KUNIT_EXPECT_GT(test, l->undercounts, 0);
 	KUNIT_EXPECT_GT(test, l->moved_queued, 0);
 }
+
+/*
+ * The epoch decay against its closed form. fair.c's comments define it: a
+ * runqueue's epochs are llc_epoch_period jiffies long (0 counts as 1), its
+ * clock cpu_epoch counts those that have ended and cpu_epoch_next is where
+ * the next one ends; "runtime is a geometric series (r=0.5)": cpu_runtime,
+ * and a process's runtime on that CPU, are halved once per epoch that ended
+ * since they were last brought up to date, the process's entry catching up
+ * with the runqueue's epoch when it is updated; account_mm_sched() adds the
+ * time run after the update.
+ *
+ * Closed form: from cpu_epoch_next = E and a period p, once the clock has
+ * moved T jiffies the epochs that ended are those whose ends E + j * p
+ * (j >= 0) lie below E + T: ceil(T / p) of them, whatever updates came in
+ * between, so cpu_epoch and cpu_epoch_next follow from E, p and T alone. A
+ * runtime halved k times is floor(r / 2^k); the specification halves one
+ * epoch at a time and stops when nothing is left.
+ *
+ * Every sequence of SPEC_DECAY_STEPS (SPEC_DECAY_STEPS_FULL) updates, each
+ * after the clock moved by 0, 1, p, p + 1, 64 p or (2^32 + 1) p jiffies and
+ * followed by 0 or 7 ns run, alternately the update alone and
+ * fraction_mm_sched(), from initial states crossing the jiffies and epoch
+ * wraps, with the process's entry 0 to 2^32 + 1 epochs behind; stock C (the
+ * same as fair.c's here) and Rust each on their own runqueue, both against
+ * the specification after every update.
+ */
+#define SPEC_DECAY_STEPS	2
+#define SPEC_DECAY_STEPS_FULL	3
+#define SPEC_DECAY_MOVES	6
+#define SPEC_DECAY_CHOICES	(SPEC_DECAY_MOVES * 2)
+#define SPEC_DECAY_FAR		((1ULL << 32) + 1)
+
+/* @v halved @k times, one halving at a time. */
+static u64 spec_halve(u64 v, u64 k)
+{
+	for (; k && v; k--)
+		v /= 2;
+	return v;
+}
+
+struct spec_decay {
+	u64 steps, far_steps, far_bad, over_one, frac_checked;
+	const char *first_far;
+	u64 far_got, far_want;
+};
+
+/* C's and Rust's runqueue and entry against the specification's; "" if they agree. */
+static const char *spec_decay_diff(struct rq *rq, struct sched_cache_time *t,
+				   unsigned long epoch, unsigned long next, u64 cpu_runtime,
+				   unsigned long t_epoch, u64 t_runtime, u64 *got, u64 *want)
+{
+#define SPEC_DECAY_FIELD(have, expect, name)				\
+	do {								\
+		if ((u64)(have) != (u64)(expect)) {			\
+			*got = have;					\
+			*want = expect;					\
+			return name;					\
+		}							\
+	} while (0)
+	SPEC_DECAY_FIELD(rq->cpu_epoch, epoch, "cpu_epoch");
+	SPEC_DECAY_FIELD(rq->cpu_epoch_next, next, "cpu_epoch_next");
+	SPEC_DECAY_FIELD(rq->cpu_runtime, cpu_runtime, "cpu_runtime");
+	SPEC_DECAY_FIELD(t->epoch, t_epoch, "the entry's epoch");
+	SPEC_DECAY_FIELD(t->runtime, t_runtime, "the entry's runtime");
+#undef SPEC_DECAY_FIELD
+	return "";
+}
+
+static void rust_cfs_spec_decay_test(struct kunit *test)
+{
+	static const unsigned int periods_ci[] = { 0, 3 };
+	static const unsigned int periods_full[] = { 0, 1, 3, 10 };
+	static const unsigned long epochs[] = { 7, ULONG_MAX };
+	static const u64 cpu_runtimes[] = { 0, 1000, 1ULL << 40 };
+	static const u64 gaps[] = { 0, 1, 64, 1ULL << 32, SPEC_DECAY_FAR };
+	static const u64 runtimes[] = { 999, 1ULL << 40 };
+	const unsigned int *periods = spec_full ? periods_full : periods_ci;
+	unsigned int np = spec_full ? ARRAY_SIZE(periods_full) : ARRAY_SIZE(periods_ci);
+	int len = spec_full ? SPEC_DECAY_STEPS_FULL : SPEC_DECAY_STEPS;
+	unsigned int saved_period = READ_ONCE(llc_epoch_period);
+	unsigned int ip, ie, ic, ig, ir, i;
+	struct sched_cache_time tc, tr;
+	struct spec_decay d = {};
+	struct rq *rc, *rr;
+	u64 nseq = 1, seq, t0;
+
+	rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
+	rr = kunit_kzalloc(test, sizeof(*rr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rc);
+	KUNIT_ASSERT_NOT_NULL(test, rr);
+	raw_spin_lock_init(&rc->cpu_epoch_lock);
+	raw_spin_lock_init(&rr->cpu_epoch_lock);
+	for (i = 0; i < len; i++)
+		nseq *= SPEC_DECAY_CHOICES;
+
+	t0 = ktime_get_ns();
+	for (ip = 0; ip < np; ip++)
+	for (ie = 0; ie < ARRAY_SIZE(epochs); ie++)
+	for (ic = 0; ic < ARRAY_SIZE(cpu_runtimes); ic++)
+	for (ig = 0; ig < ARRAY_SIZE(gaps); ig++)
+	for (ir = 0; ir < ARRAY_SIZE(runtimes); ir++)
+	for (seq = 0; seq < nseq; seq++) {
+		unsigned int period = periods[ip];
+		u64 p = max(period, 1U), digits = seq;
+		/* The clock starts at the end of an epoch, and crosses the jiffies wrap. */
+		unsigned long e0 = ULONG_MAX - 2, now = e0;
+		/* The specification's state. */
+		unsigned long epoch = epochs[ie], t_epoch = epoch - gaps[ig];
+		u64 cpu_runtime = cpu_runtimes[ic], t_runtime = runtimes[ir];
+		u64 T = 0, ended = 0;
+		/* Where the entry, decayed, is within the runqueue's runtime: a fraction <= 1. */
+		bool within = spec_halve(t_runtime, gaps[ig]) <= cpu_runtime;
+		bool far = false;
+
+		rc->cpu_epoch = rr->cpu_epoch = epoch;
+		rc->cpu_epoch_next = rr->cpu_epoch_next = e0;
+		rc->cpu_runtime = rr->cpu_runtime = cpu_runtime;
+		tc.epoch = tr.epoch = t_epoch;
+		tc.runtime = tr.runtime = t_runtime;
+
+		for (i = 0; i < len; i++, digits /= SPEC_DECAY_CHOICES) {
+			unsigned int c = digits % SPEC_DECAY_CHOICES;
+			u64 moves[SPEC_DECAY_MOVES] = { 0, 1, p, p + 1, 64 * p, SPEC_DECAY_FAR * p };
+			u64 run = c & 1 ? 7 : 0, now_ended, k, got = 0, want = 0;
+			unsigned long fc = 0, fr = 0;
+			bool fraction = i & 1;
+			const char *why;
+
+			T += moves[c / 2];
+			now += moves[c / 2];
+
+			/* The closed form: ceil(T / p) epochs ended since the start. */
+			now_ended = T ? div64_u64(T + p - 1, p) : 0;
+			k = now_ended - ended;
+			far |= k >= (1ULL << 32);
+			ended = now_ended;
+			epoch = epochs[ie] + ended;
+			cpu_runtime = spec_halve(cpu_runtime, k);
+			k = epoch - t_epoch;
+			far |= k >= (1ULL << 32);
+			t_epoch = epoch;
+			t_runtime = spec_halve(t_runtime, k);
+
+			fc = llc_update_c(rc, &tc, now, period, fraction);
+			scoped_guard(raw_spinlock, &rr->cpu_epoch_lock) {
+				if (fraction)
+					fr = sched_rust_fraction_mm_sched(rr, &tr, now, period);
+				else
+					sched_rust_update_mm_sched(rr, &tr, now, period);
+			}
+
+			/* The implementations agree with each other everywhere. */
+			KUNIT_EXPECT_EQ(test, rc->cpu_epoch, rr->cpu_epoch);
+			KUNIT_EXPECT_EQ(test, rc->cpu_epoch_next, rr->cpu_epoch_next);
+			KUNIT_EXPECT_EQ(test, rc->cpu_runtime, rr->cpu_runtime);
+			KUNIT_EXPECT_EQ(test, tc.epoch, tr.epoch);
+			KUNIT_EXPECT_EQ(test, tc.runtime, tr.runtime);
+			KUNIT_EXPECT_EQ(test, fc, fr);
+
+			/* Both against the specification. */
+			why = spec_decay_diff(rc, &tc, epoch, e0 + ended * p, cpu_runtime,
+					      t_epoch, t_runtime, &got, &want);
+			if (!*why)
+				why = spec_decay_diff(rr, &tr, epoch, e0 + ended * p,
+						      cpu_runtime, t_epoch, t_runtime, &got, &want);
+			if (fraction && !*why) {
+				u64 f = div64_u64(NICE_0_LOAD * t_runtime, cpu_runtime + 1);
+
+				if (fc != f) {
+					why = "the fraction";
+					got = fc;
+					want = f;
+				}
+				d.frac_checked++;
+			}
+			/* account_mm_sched(): the time run, added after the update. */
+			cpu_runtime += run;
+			t_runtime += run;
+			rc->cpu_runtime += run;
+			rr->cpu_runtime += run;
+			tc.runtime += run;
+			tr.runtime += run;
+
+			if (fraction && within && fc > NICE_0_LOAD)
+				d.over_one++;
+			d.steps++;
+			d.far_steps += far;
+			if (far) {
+				/* Outside the domain: counted, the first described. */
+				if (*why && !d.far_bad++) {
+					d.first_far = why;
+					d.far_got = got;
+					d.far_want = want;
+				}
+				continue;
+			}
+			if (*why) {
+				KUNIT_FAIL(test, "%s: %llu, the spec's %llu (period %u, step %d of sequence %llu, start %u/%u/%u/%u)",
+					   why, got, want, period, i, seq, ie, ic, ig, ir);
+				goto out;
+			}
+			if (fraction && within && fc > NICE_0_LOAD) {
+				KUNIT_FAIL(test, "a fraction above NICE_0_LOAD: %lu", fc);
+				goto out;
+			}
+		}
+	}
+out:
+	WRITE_ONCE(llc_epoch_period, saved_period);
+	kunit_info(test, "%llu updates checked in %llu ms (%llu fractions), %llu after an epoch count of 2^32 or more\n",
+		   d.steps, div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC), d.frac_checked,
+		   d.far_steps);
+	kunit_info(test, "beyond 2^32 epochs, C and Rust differ from the spec in %llu updates (the count is passed to __shr_u64() as unsigned int); fractions above NICE_0_LOAD: %llu\n",
+		   d.far_bad, d.over_one);
+	if (d.first_far)
+		kunit_info(test, "the first: %s %llu, the spec's %llu\n", d.first_far,
+			   d.far_got, d.far_want);
+	KUNIT_EXPECT_EQ(test, d.steps,
+			(u64)np * ARRAY_SIZE(epochs) * ARRAY_SIZE(cpu_runtimes) *
+			ARRAY_SIZE(gaps) * ARRAY_SIZE(runtimes) * nseq * len);
+	KUNIT_EXPECT_GT(test, d.frac_checked, 0);
+	KUNIT_EXPECT_GT(test, d.far_steps, 0);
+	/* The finding is reproduced, not assumed. */
+	KUNIT_EXPECT_GT(test, d.far_bad, 0);
+}
 #endif /* CONFIG_SCHED_CACHE */
 
 static struct kunit_case rust_cfs_spec_cases[] = {
@@ -1219,6 +1444,7 @@ static struct kunit_case rust_cfs_spec_cases[] = {
 	KUNIT_CASE_SLOW(rust_cfs_spec_exhaustive_test),
 #ifdef CONFIG_SCHED_CACHE
 	KUNIT_CASE_SLOW(rust_cfs_spec_llc_test),
+	KUNIT_CASE_SLOW(rust_cfs_spec_decay_test),
 #endif
 	{}
 };
