@@ -1258,45 +1258,193 @@ struct spec_decay {
 	u64 far_got, far_want;
 };
 
-/* C's and Rust's runqueue and entry against the specification's; "" if they agree. */
-static const char *spec_decay_diff(struct rq *rq, struct sched_cache_time *t,
-				   unsigned long epoch, unsigned long next, u64 cpu_runtime,
-				   unsigned long t_epoch, u64 t_runtime, u64 *got, u64 *want)
+/* A runqueue's epoch clock and runtime, and one process's entry for its CPU. */
+struct spec_decay_state {
+	u64 epoch, next, cpu_runtime, t_epoch, t_runtime;
+};
+
+static void spec_decay_read(struct spec_decay_state *st, const struct rq *rq,
+			    const struct sched_cache_time *t)
 {
-#define SPEC_DECAY_FIELD(have, expect, name)				\
-	do {								\
-		if ((u64)(have) != (u64)(expect)) {			\
-			*got = have;					\
-			*want = expect;					\
-			return name;					\
-		}							\
-	} while (0)
-	SPEC_DECAY_FIELD(rq->cpu_epoch, epoch, "cpu_epoch");
-	SPEC_DECAY_FIELD(rq->cpu_epoch_next, next, "cpu_epoch_next");
-	SPEC_DECAY_FIELD(rq->cpu_runtime, cpu_runtime, "cpu_runtime");
-	SPEC_DECAY_FIELD(t->epoch, t_epoch, "the entry's epoch");
-	SPEC_DECAY_FIELD(t->runtime, t_runtime, "the entry's runtime");
-#undef SPEC_DECAY_FIELD
-	return "";
+	st->epoch = rq->cpu_epoch;
+	st->next = rq->cpu_epoch_next;
+	st->cpu_runtime = rq->cpu_runtime;
+	st->t_epoch = t->epoch;
+	st->t_runtime = t->runtime;
+}
+
+static void spec_decay_write(const struct spec_decay_state *st, struct rq *rq,
+			     struct sched_cache_time *t)
+{
+	rq->cpu_epoch = st->epoch;
+	rq->cpu_epoch_next = st->next;
+	rq->cpu_runtime = st->cpu_runtime;
+	t->epoch = st->t_epoch;
+	t->runtime = st->t_runtime;
+}
+
+/* The first field of @have that is not @want's, NULL if none. */
+static const char *spec_decay_diff(const struct spec_decay_state *have,
+				   const struct spec_decay_state *want, u64 *got, u64 *expected)
+{
+	static const char * const names[] = {
+		"cpu_epoch", "cpu_epoch_next", "cpu_runtime", "the entry's epoch",
+		"the entry's runtime",
+	};
+	const u64 *h = &have->epoch, *w = &want->epoch;
+	int i;
+
+	BUILD_BUG_ON(sizeof(*have) != ARRAY_SIZE(names) * sizeof(u64));
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (h[i] != w[i]) {
+			*got = h[i];
+			*expected = w[i];
+			return names[i];
+		}
+	}
+	return NULL;
+}
+
+static const unsigned int spec_decay_periods_ci[] = { 0, 3 };
+static const unsigned int spec_decay_periods_full[] = { 0, 1, 3, 10 };
+static const u64 spec_decay_epochs[] = { 7, ULONG_MAX };
+static const u64 spec_decay_cpu_runtimes[] = { 0, 1000, 1ULL << 40 };
+static const u64 spec_decay_gaps[] = { 0, 1, 64, 1ULL << 32, SPEC_DECAY_FAR };
+static const u64 spec_decay_runtimes[] = { 999, 1ULL << 40 };
+#define SPEC_DECAY_STARTS						\
+	(ARRAY_SIZE(spec_decay_epochs) * ARRAY_SIZE(spec_decay_cpu_runtimes) *	\
+	 ARRAY_SIZE(spec_decay_gaps) * ARRAY_SIZE(spec_decay_runtimes))
+
+/*
+ * One sequence from start @start (an index into the tables' product) with
+ * period @period, the moves and runs of @seq's digits; false on a failure.
+ */
+static bool spec_decay_sequence(struct kunit *test, struct spec_decay *d, struct rq *rc,
+				struct rq *rr, unsigned int period, unsigned int start,
+				u64 seq, int len)
+{
+	u64 p = max(period, 1U), T = 0, ended = 0;
+	/* The clock starts at the end of an epoch, and crosses the jiffies wrap. */
+	unsigned long e0 = ULONG_MAX - 2, now = e0;
+	struct spec_decay_state st, got_c, got_r;
+	struct sched_cache_time tc, tr;
+	bool within, far = false;
+	u64 gap, epoch0;
+	int i;
+
+	st.t_runtime = spec_decay_runtimes[start % ARRAY_SIZE(spec_decay_runtimes)];
+	start /= ARRAY_SIZE(spec_decay_runtimes);
+	gap = spec_decay_gaps[start % ARRAY_SIZE(spec_decay_gaps)];
+	start /= ARRAY_SIZE(spec_decay_gaps);
+	st.cpu_runtime = spec_decay_cpu_runtimes[start % ARRAY_SIZE(spec_decay_cpu_runtimes)];
+	start /= ARRAY_SIZE(spec_decay_cpu_runtimes);
+	epoch0 = spec_decay_epochs[start];
+	st.epoch = epoch0;
+	st.next = e0;
+	st.t_epoch = epoch0 - gap;
+	/* The entry, decayed, within the runqueue's runtime: its fraction at most 1. */
+	within = spec_halve(st.t_runtime, gap) <= st.cpu_runtime;
+	spec_decay_write(&st, rc, &tc);
+	spec_decay_write(&st, rr, &tr);
+
+	for (i = 0; i < len; i++, seq /= SPEC_DECAY_CHOICES) {
+		u64 moves[SPEC_DECAY_MOVES] = { 0, 1, p, p + 1, 64 * p, SPEC_DECAY_FAR * p };
+		unsigned int c = seq % SPEC_DECAY_CHOICES;
+		u64 run = c & 1 ? 7 : 0, now_ended, k, got = 0, want = 0;
+		unsigned long fc = 0, fr = 0;
+		bool fraction = i & 1;
+		const char *why;
+
+		T += moves[c / 2];
+		now += moves[c / 2];
+
+		/* The closed form: ceil(T / p) epochs ended since the start. */
+		now_ended = T ? div64_u64(T + p - 1, p) : 0;
+		k = now_ended - ended;
+		far |= k >= (1ULL << 32);
+		ended = now_ended;
+		st.epoch = epoch0 + ended;
+		st.next = e0 + ended * p;
+		st.cpu_runtime = spec_halve(st.cpu_runtime, k);
+		k = st.epoch - st.t_epoch;
+		far |= k >= (1ULL << 32);
+		st.t_epoch = st.epoch;
+		st.t_runtime = spec_halve(st.t_runtime, k);
+
+		fc = llc_update_c(rc, &tc, now, period, fraction);
+		scoped_guard(raw_spinlock, &rr->cpu_epoch_lock) {
+			if (fraction)
+				fr = sched_rust_fraction_mm_sched(rr, &tr, now, period);
+			else
+				sched_rust_update_mm_sched(rr, &tr, now, period);
+		}
+		spec_decay_read(&got_c, rc, &tc);
+		spec_decay_read(&got_r, rr, &tr);
+
+		/* The implementations agree with each other everywhere. */
+		KUNIT_EXPECT_NULL(test, spec_decay_diff(&got_r, &got_c, &got, &want));
+		KUNIT_EXPECT_EQ(test, fc, fr);
+
+		/* Both against the specification. */
+		why = spec_decay_diff(&got_c, &st, &got, &want);
+		if (!why)
+			why = spec_decay_diff(&got_r, &st, &got, &want);
+		if (fraction && !why) {
+			u64 f = div64_u64(NICE_0_LOAD * st.t_runtime, st.cpu_runtime + 1);
+
+			if (fc != f) {
+				why = "the fraction";
+				got = fc;
+				want = f;
+			}
+			d->frac_checked++;
+		}
+
+		/* account_mm_sched(): the time run, added after the update. */
+		st.cpu_runtime += run;
+		st.t_runtime += run;
+		rc->cpu_runtime += run;
+		rr->cpu_runtime += run;
+		tc.runtime += run;
+		tr.runtime += run;
+
+		d->steps++;
+		d->over_one += fraction && within && fc > NICE_0_LOAD;
+		if (far) {
+			/* Outside the domain: counted, the first described. */
+			d->far_steps++;
+			if (why && !d->far_bad++) {
+				d->first_far = why;
+				d->far_got = got;
+				d->far_want = want;
+			}
+			continue;
+		}
+		if (why) {
+			KUNIT_FAIL(test, "%s: %llu, the spec's %llu (period %u, step %d)",
+				   why, got, want, period, i);
+			return false;
+		}
+		if (fraction && within && fc > NICE_0_LOAD) {
+			KUNIT_FAIL(test, "a fraction above NICE_0_LOAD: %lu", fc);
+			return false;
+		}
+	}
+	return true;
 }
 
 static void rust_cfs_spec_decay_test(struct kunit *test)
 {
-	static const unsigned int periods_ci[] = { 0, 3 };
-	static const unsigned int periods_full[] = { 0, 1, 3, 10 };
-	static const unsigned long epochs[] = { 7, ULONG_MAX };
-	static const u64 cpu_runtimes[] = { 0, 1000, 1ULL << 40 };
-	static const u64 gaps[] = { 0, 1, 64, 1ULL << 32, SPEC_DECAY_FAR };
-	static const u64 runtimes[] = { 999, 1ULL << 40 };
-	const unsigned int *periods = spec_full ? periods_full : periods_ci;
-	unsigned int np = spec_full ? ARRAY_SIZE(periods_full) : ARRAY_SIZE(periods_ci);
+	const unsigned int *periods = spec_full ? spec_decay_periods_full : spec_decay_periods_ci;
+	unsigned int np = spec_full ? ARRAY_SIZE(spec_decay_periods_full) :
+				      ARRAY_SIZE(spec_decay_periods_ci);
 	int len = spec_full ? SPEC_DECAY_STEPS_FULL : SPEC_DECAY_STEPS;
 	unsigned int saved_period = READ_ONCE(llc_epoch_period);
-	unsigned int ip, ie, ic, ig, ir, i;
-	struct sched_cache_time tc, tr;
 	struct spec_decay d = {};
-	struct rq *rc, *rr;
 	u64 nseq = 1, seq, t0;
+	unsigned int ip, start;
+	struct rq *rc, *rr;
+	int i;
 
 	rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
 	rr = kunit_kzalloc(test, sizeof(*rr), GFP_KERNEL);
@@ -1308,115 +1456,12 @@ static void rust_cfs_spec_decay_test(struct kunit *test)
 		nseq *= SPEC_DECAY_CHOICES;
 
 	t0 = ktime_get_ns();
-	for (ip = 0; ip < np; ip++)
-	for (ie = 0; ie < ARRAY_SIZE(epochs); ie++)
-	for (ic = 0; ic < ARRAY_SIZE(cpu_runtimes); ic++)
-	for (ig = 0; ig < ARRAY_SIZE(gaps); ig++)
-	for (ir = 0; ir < ARRAY_SIZE(runtimes); ir++)
-	for (seq = 0; seq < nseq; seq++) {
-		unsigned int period = periods[ip];
-		u64 p = max(period, 1U), digits = seq;
-		/* The clock starts at the end of an epoch, and crosses the jiffies wrap. */
-		unsigned long e0 = ULONG_MAX - 2, now = e0;
-		/* The specification's state. */
-		unsigned long epoch = epochs[ie], t_epoch = epoch - gaps[ig];
-		u64 cpu_runtime = cpu_runtimes[ic], t_runtime = runtimes[ir];
-		u64 T = 0, ended = 0;
-		/* Where the entry, decayed, is within the runqueue's runtime: a fraction <= 1. */
-		bool within = spec_halve(t_runtime, gaps[ig]) <= cpu_runtime;
-		bool far = false;
-
-		rc->cpu_epoch = rr->cpu_epoch = epoch;
-		rc->cpu_epoch_next = rr->cpu_epoch_next = e0;
-		rc->cpu_runtime = rr->cpu_runtime = cpu_runtime;
-		tc.epoch = tr.epoch = t_epoch;
-		tc.runtime = tr.runtime = t_runtime;
-
-		for (i = 0; i < len; i++, digits /= SPEC_DECAY_CHOICES) {
-			unsigned int c = digits % SPEC_DECAY_CHOICES;
-			u64 moves[SPEC_DECAY_MOVES] = { 0, 1, p, p + 1, 64 * p, SPEC_DECAY_FAR * p };
-			u64 run = c & 1 ? 7 : 0, now_ended, k, got = 0, want = 0;
-			unsigned long fc = 0, fr = 0;
-			bool fraction = i & 1;
-			const char *why;
-
-			T += moves[c / 2];
-			now += moves[c / 2];
-
-			/* The closed form: ceil(T / p) epochs ended since the start. */
-			now_ended = T ? div64_u64(T + p - 1, p) : 0;
-			k = now_ended - ended;
-			far |= k >= (1ULL << 32);
-			ended = now_ended;
-			epoch = epochs[ie] + ended;
-			cpu_runtime = spec_halve(cpu_runtime, k);
-			k = epoch - t_epoch;
-			far |= k >= (1ULL << 32);
-			t_epoch = epoch;
-			t_runtime = spec_halve(t_runtime, k);
-
-			fc = llc_update_c(rc, &tc, now, period, fraction);
-			scoped_guard(raw_spinlock, &rr->cpu_epoch_lock) {
-				if (fraction)
-					fr = sched_rust_fraction_mm_sched(rr, &tr, now, period);
-				else
-					sched_rust_update_mm_sched(rr, &tr, now, period);
-			}
-
-			/* The implementations agree with each other everywhere. */
-			KUNIT_EXPECT_EQ(test, rc->cpu_epoch, rr->cpu_epoch);
-			KUNIT_EXPECT_EQ(test, rc->cpu_epoch_next, rr->cpu_epoch_next);
-			KUNIT_EXPECT_EQ(test, rc->cpu_runtime, rr->cpu_runtime);
-			KUNIT_EXPECT_EQ(test, tc.epoch, tr.epoch);
-			KUNIT_EXPECT_EQ(test, tc.runtime, tr.runtime);
-			KUNIT_EXPECT_EQ(test, fc, fr);
-
-			/* Both against the specification. */
-			why = spec_decay_diff(rc, &tc, epoch, e0 + ended * p, cpu_runtime,
-					      t_epoch, t_runtime, &got, &want);
-			if (!*why)
-				why = spec_decay_diff(rr, &tr, epoch, e0 + ended * p,
-						      cpu_runtime, t_epoch, t_runtime, &got, &want);
-			if (fraction && !*why) {
-				u64 f = div64_u64(NICE_0_LOAD * t_runtime, cpu_runtime + 1);
-
-				if (fc != f) {
-					why = "the fraction";
-					got = fc;
-					want = f;
-				}
-				d.frac_checked++;
-			}
-			/* account_mm_sched(): the time run, added after the update. */
-			cpu_runtime += run;
-			t_runtime += run;
-			rc->cpu_runtime += run;
-			rr->cpu_runtime += run;
-			tc.runtime += run;
-			tr.runtime += run;
-
-			if (fraction && within && fc > NICE_0_LOAD)
-				d.over_one++;
-			d.steps++;
-			d.far_steps += far;
-			if (far) {
-				/* Outside the domain: counted, the first described. */
-				if (*why && !d.far_bad++) {
-					d.first_far = why;
-					d.far_got = got;
-					d.far_want = want;
-				}
-				continue;
-			}
-			if (*why) {
-				KUNIT_FAIL(test, "%s: %llu, the spec's %llu (period %u, step %d of sequence %llu, start %u/%u/%u/%u)",
-					   why, got, want, period, i, seq, ie, ic, ig, ir);
-				goto out;
-			}
-			if (fraction && within && fc > NICE_0_LOAD) {
-				KUNIT_FAIL(test, "a fraction above NICE_0_LOAD: %lu", fc);
-				goto out;
-			}
+	for (ip = 0; ip < np; ip++) {
+		for (start = 0; start < SPEC_DECAY_STARTS; start++) {
+			for (seq = 0; seq < nseq; seq++)
+				if (!spec_decay_sequence(test, &d, rc, rr, periods[ip], start,
+							 seq, len))
+					goto out;
 		}
 	}
 out:
@@ -1424,14 +1469,12 @@ out:
 	kunit_info(test, "%llu updates checked in %llu ms (%llu fractions), %llu after an epoch count of 2^32 or more\n",
 		   d.steps, div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC), d.frac_checked,
 		   d.far_steps);
-	kunit_info(test, "beyond 2^32 epochs, C and Rust differ from the spec in %llu updates (the count is passed to __shr_u64() as unsigned int); fractions above NICE_0_LOAD: %llu\n",
+	kunit_info(test, "after 2^32 epochs or more: %llu updates where C and Rust are not the spec's (__shr_u64() takes the count as unsigned int), %llu fractions above NICE_0_LOAD\n",
 		   d.far_bad, d.over_one);
 	if (d.first_far)
 		kunit_info(test, "the first: %s %llu, the spec's %llu\n", d.first_far,
 			   d.far_got, d.far_want);
-	KUNIT_EXPECT_EQ(test, d.steps,
-			(u64)np * ARRAY_SIZE(epochs) * ARRAY_SIZE(cpu_runtimes) *
-			ARRAY_SIZE(gaps) * ARRAY_SIZE(runtimes) * nseq * len);
+	KUNIT_EXPECT_EQ(test, d.steps, (u64)np * SPEC_DECAY_STARTS * nseq * len);
 	KUNIT_EXPECT_GT(test, d.frac_checked, 0);
 	KUNIT_EXPECT_GT(test, d.far_steps, 0);
 	/* The finding is reproduced, not assumed. */
