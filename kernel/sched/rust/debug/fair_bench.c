@@ -340,20 +340,19 @@ static noinline unsigned long rust_bench_eligible_dispatch(void *state, u64 v)
  * debug option inlines pick_eevdf() into pick_next_entity(): otherwise the C
  * twin, which has several callers, stays out of line and the C side pays a
  * call level (call, return, its frame: some 7 instructions) that the Rust
- * side does not.
+ * side does not. (GCC has no statement attribute to that effect: it leaves
+ * the choice to its inliner.)
  */
-#ifdef CONFIG_CC_IS_CLANG
-#define BENCH_INLINE	[[clang::always_inline]]
-#else
-#define BENCH_INLINE
-#endif
 
 static noinline unsigned long rust_bench_pick_c(void *state, u64 arg)
 {
 	struct sched_entity *se;
 
 	rust_bench_args(state, arg);
-	BENCH_INLINE se = pick_eevdf_c(rust_bench_cfs_rq(state), true);
+#ifdef CONFIG_CC_IS_CLANG
+	[[clang::always_inline]]
+#endif
+	se = pick_eevdf_c(rust_bench_cfs_rq(state), true);
 	return rust_bench_result((unsigned long)se);
 }
 
@@ -371,7 +370,10 @@ static noinline unsigned long rust_bench_pick_stock(void *state, u64 arg)
 	struct sched_entity *se;
 
 	rust_bench_args(state, arg);
-	BENCH_INLINE se = pick_eevdf_stock(rust_bench_cfs_rq(state), true);
+#ifdef CONFIG_CC_IS_CLANG
+	[[clang::always_inline]]
+#endif
+	se = pick_eevdf_stock(rust_bench_cfs_rq(state), true);
 	return rust_bench_result((unsigned long)se);
 }
 
@@ -389,8 +391,14 @@ static noinline unsigned long rust_bench_tg_c(void *state, u64 arg)
 
 	rust_bench_args(state, arg);
 	memset(tg, 0, sizeof(*tg));
-	BENCH_INLINE alloc_fair_sched_group_c(tg, &root_task_group);
-	BENCH_INLINE free_fair_sched_group_c(tg);
+#ifdef CONFIG_CC_IS_CLANG
+	[[clang::always_inline]]
+#endif
+	alloc_fair_sched_group_c(tg, &root_task_group);
+#ifdef CONFIG_CC_IS_CLANG
+	[[clang::always_inline]]
+#endif
+	free_fair_sched_group_c(tg);
 	return rust_bench_result(arg);
 }
 
