@@ -104,7 +104,7 @@ def main():
     if "empty" not in raw:
         sys.exit("FAIL: no batches of the empty case in " + sys.argv[1])
     reps = sorted(raw["empty"])
-    needs = {}
+    needs, used = {}, {}
     if not need_only:
         for h in head:
             print(h)
@@ -137,6 +137,9 @@ def main():
         tq = sps.t.ppf(0.975, len(a) - 1)
         need = max(2, math.ceil((tq * sd / math.log(1 + WIDTH)) ** 2))
         needs[case] = need
+        # Reps where a side's time did not exceed the empty loop's are left
+        # out: the interval is over the others, and so is the test of its width.
+        used[case] = len(a)
         ic = icount.get(case)
         out(f"{case:22} {statistics.median(a):7.2f} {statistics.median(b):7.2f} {iv.est:6.3f}"
               f" [{iv.lo:6.3f}, {iv.hi:6.3f}] {need:13d} {'' if ic is None else f'{ic:7.3f}':>7}"
@@ -144,9 +147,13 @@ def main():
     if need_only:
         # The reps the Rust/C cases need for +-1 % (the stock_ and dispatch_
         # cases are context, not the comparison).
-        print(max((n for c, n in needs.items() if not c.startswith(("stock_", "dispatch_"))), default=0))
+        print(max((math.ceil(n * len(reps) / used[c]) for c, n in needs.items()
+                   if not c.startswith(("stock_", "dispatch_"))), default=0))
         return
-    wide = sorted(c for c, n in needs.items() if n > len(reps) and not c.startswith(("stock_", "dispatch_")))
+    wide = sorted(c for c, n in needs.items() if n > used[c] and not c.startswith(("stock_", "dispatch_")))
+    short = [f"{c} {len(reps) - n} of {len(reps)}" for c, n in used.items() if n < len(reps)]
+    if short:
+        print("reps left out (a side's time at or below the empty loop's): " + ", ".join(short))
     print(f"narrower than +-1 % after {len(reps)} reps: {len(needs) - len(wide)} of {len(needs)} cases"
           + (f"; wider, Rust/C: {' '.join(wide)}" if wide else ""))
     if bad:
