@@ -37,27 +37,32 @@ ln -s busybox "$d/bin/sh"
 cp "$TOP/tests/boot/init" "$d/init"
 $GCC -O2 -static -Wall -Werror -pthread -o "$d/bin/schedbench" "$TOP/tests/boot/schedbench.c" ||
 	die "cannot build tests/boot/schedbench.c statically (glibc static libraries: libc6-dev)"
-# The kernel's own cgroup cpu-controller selftest, from the same tree.
+# The kernel's cgroup and cpu-hotplug selftests, from the same tree, built
+# and laid out by the selftests' own install target (INSTALL_PATH=/kselftest:
+# the runner, its helpers, one directory per collection,
+# kselftest-list.txt), linked statically for the guest's architecture, and run
+# in the guest by its run_kselftest.sh. The build goes to a directory of its
+# own (O=): the source tree is not written.
 sel=$PRISTINE/tools/testing/selftests
-# The kernel's cgroup and cpu-hotplug selftests, laid out as the
-# selftests' "make install" lays them out (INSTALL_PATH=/kselftest: the
-# runner, its helpers, one directory per collection, kselftest-list.txt),
-# and run in the guest by its run_kselftest.sh. The C programs are built
-# statically here, for the guest's architecture, from the same tree.
 ks=$d/kselftest
-mkdir -p "$ks/kselftest" "$ks/cgroup" "$ks/cpu-hotplug"
-cp "$sel/run_kselftest.sh" "$ks/"
-cp "$sel/kselftest/runner.sh" "$sel/kselftest/ktap_helpers.sh" "$sel/kselftest/prefix.pl" "$ks/kselftest/"
-for t in test_cpu test_core wait_inotify; do
-	if ! $GCC -O2 -static -pthread -I"$sel" -I"$sel/cgroup/lib/include" -o "$ks/cgroup/$t" \
-		"$sel/cgroup/$t.c" "$sel/cgroup/lib/cgroup_util.c" 2>"$d/sel.err"; then
-		cat "$d/sel.err" >&2
-		die "cannot build tools/testing/selftests/cgroup/$t statically"
-	fi
+kscc=("CC=$GCC -static")
+[ "$KARCH" = arm64 ] && kscc+=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+if ! make -s -C "$sel" TARGETS="cgroup cpu-hotplug" O="$d/ksbuild" INSTALL_PATH="$ks" \
+	"${kscc[@]}" install > "$d/ks.log" 2>&1; then
+	tail -n 20 "$d/ks.log" >&2
+	die "the selftests' install target failed for cgroup and cpu-hotplug"
+fi
+rm -rf "$d/ksbuild" "$d/ks.log"
+# Of the cgroup collection, what the guest runs (and what those run).
+keep="test_cpu test_core test_stress.sh with_stress.sh test_cpuset_prs.sh wait_inotify"
+for f in "$ks"/cgroup/*; do
+	case " $keep " in *" ${f##*/} "*) ;; *) rm -rf "$f" ;; esac
 done
-rm -f "$d/sel.err"
-cp "$sel/cgroup/test_stress.sh" "$sel/cgroup/with_stress.sh" "$sel/cgroup/test_cpuset_prs.sh" "$ks/cgroup/"
-cp "$sel/cpu-hotplug/cpu-on-off-test.sh" "$ks/cpu-hotplug/"
+for f in $keep; do
+	[ -e "$ks/cgroup/$f" ] || die "the selftests' install target did not install cgroup/$f"
+done
+file -L "$ks/cgroup/test_cpu" | grep -q 'statically linked' ||
+	die "cgroup/test_cpu is not statically linked"
 # Fixes to the selftests themselves, in the form they would be sent
 # upstream (tests/boot/selftests/*.patch, each saying why).
 for p in "$TOP"/tests/boot/selftests/*.patch; do
