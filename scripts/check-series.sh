@@ -131,6 +131,26 @@ for p in "$OUT"/[0-9][0-9][0-9][0-9]-*.patch; do
 	log "$line"
 done
 
+# The series applied with git am, as a maintainer applies it, gives exactly
+# the overlay's tree (scripts/overlay.sh): every file it changes is the work
+# tree's, and every file the overlay writes is one it changes.
+treeline="tree: not compared (a patch failed)"
+if [ $fail = 0 ]; then
+	changed=$(git -C "$T" diff --name-only base HEAD)
+	nchanged=$(grep -c . <<< "$changed" || true)
+	[ -s "$WORK/.rust-sched-cfs-files" ] || die "no manifest of the overlay's files ($WORK/.rust-sched-cfs-files)"
+	differ=$(while read -r f; do
+		[ -n "$f" ] && ! cmp -s "$T/$f" "$WORK/$f" && echo "$f"
+	done <<< "$changed")
+	missing=$(grep -vxF -f <(printf '%s\n' "$changed") "$WORK/.rust-sched-cfs-files" || true)
+	if [ "$nchanged" = 0 ] || [ -n "$differ" ] || [ -n "$missing" ]; then
+		treeline="tree: FAILED: the series applied to pristine $(make -s -C "$T" kernelversion) is not the overlay's tree ($nchanged files changed; differ: ${differ:-none}; the overlay's, not in the series: ${missing:-none})"
+		fail=1
+	else
+		treeline="tree: the series applied with git am to pristine $(make -s -C "$T" kernelversion) gives the overlay's tree: $nchanged files, each identical; the overlay's $(wc -l < "$WORK/.rust-sched-cfs-files") files all among them"
+	fi
+fi
+
 # The b4 layout: a prep branch with the cover letter commit b4 tracks.
 b4=$CACHE/b4-venv/bin/b4
 b4line="b4: not run (a patch failed)"
@@ -167,7 +187,7 @@ fi
 
 echo
 echo "==== rust-sched-cfs series check (${#report[@]} patches on Linux $(make -s -C "$T" kernelversion), CONFIG_SCHED_RUST_CFS=y with CLIPPY=1 and =n) ===="
-printf '%s\n' "${report[@]}" "$b4line"
+printf '%s\n' "${report[@]}" "$treeline" "$b4line"
 if [ $fail != 0 ]; then
 	echo "result: FAIL"
 	exit 1
