@@ -140,7 +140,9 @@ if [ $fail = 0 ]; then
 	nchanged=$(grep -c . <<< "$changed" || true)
 	[ -s "$WORK/.rust-sched-cfs-files" ] || die "no manifest of the overlay's files ($WORK/.rust-sched-cfs-files)"
 	differ=$(while read -r f; do
-		[ -n "$f" ] && ! cmp -s "$T/$f" "$WORK/$f" && echo "$f"
+		if [ -n "$f" ] && ! cmp -s "$T/$f" "$WORK/$f"; then
+			echo "$f"
+		fi
 	done <<< "$changed")
 	missing=$(grep -vxF -f <(printf '%s\n' "$changed") "$WORK/.rust-sched-cfs-files" || true)
 	if [ "$nchanged" = 0 ] || [ -n "$differ" ] || [ -n "$missing" ]; then
