@@ -136,20 +136,12 @@ done
 # tree's, and every file the overlay writes is one it changes.
 treeline="tree: not compared (a patch failed)"
 if [ $fail = 0 ]; then
-	changed=$(git -C "$T" diff --name-only base HEAD)
-	nchanged=$(grep -c . <<< "$changed" || true)
-	[ -s "$WORK/.rust-sched-cfs-files" ] || die "no manifest of the overlay's files ($WORK/.rust-sched-cfs-files)"
-	differ=$(while read -r f; do
-		if [ -n "$f" ] && ! cmp -s "$T/$f" "$WORK/$f"; then
-			echo "$f"
-		fi
-	done <<< "$changed")
-	missing=$(grep -vxF -f <(printf '%s\n' "$changed") "$WORK/.rust-sched-cfs-files" || true)
-	if [ "$nchanged" = 0 ] || [ -n "$differ" ] || [ -n "$missing" ]; then
-		treeline="tree: FAILED: the series applied to pristine $(make -s -C "$T" kernelversion) is not the overlay's tree ($nchanged files changed; differ: ${differ:-none}; the overlay's, not in the series: ${missing:-none})"
+	overlay_tree_diff "$T" base HEAD
+	if [ "$TREE_CHANGED" = 0 ] || [ -n "$TREE_DIFFER" ] || [ -n "$TREE_MISSING" ]; then
+		treeline="tree: FAILED: the series applied to pristine $(make -s -C "$T" kernelversion) is not the overlay's tree ($TREE_CHANGED files changed; differ: $(echo ${TREE_DIFFER:-none}); the overlay's, not in the series: $(echo ${TREE_MISSING:-none}))"
 		fail=1
 	else
-		treeline="tree: the series applied with git am to pristine $(make -s -C "$T" kernelversion) gives the overlay's tree: $nchanged files, each identical; the overlay's $(wc -l < "$WORK/.rust-sched-cfs-files") files all among them"
+		treeline="tree: the series applied with git am to pristine $(make -s -C "$T" kernelversion) gives the overlay's tree: $TREE_CHANGED files, each identical; the overlay's $(wc -l < "$WORK/.rust-sched-cfs-files") files all among them"
 	fi
 fi
 

@@ -114,6 +114,25 @@ esac
 # Scripts run from scripts inherit it.
 [ "$KARCH" = x86_64 ] || export ARCH=$KARCH
 
+# overlay_tree_diff <git tree> <base> <head>: compare the files that the
+# commits base..head of the git tree change with the overlay's work tree
+# (scripts/overlay.sh). Sets TREE_CHANGED (their number), TREE_DIFFER (those
+# not identical to the work tree's) and TREE_MISSING (files of the overlay's
+# manifest that the commits do not change); a series that ends at the
+# overlay's tree has TREE_CHANGED > 0 and both lists empty.
+overlay_tree_diff() {
+	local changed f
+	[ -s "$WORK/.rust-sched-cfs-files" ] || die "no manifest of the overlay's files ($WORK/.rust-sched-cfs-files)"
+	changed=$(git -C "$1" diff --name-only "$2" "$3")
+	TREE_CHANGED=$(grep -c . <<< "$changed" || true)
+	TREE_DIFFER=$(while read -r f; do
+		if [ -n "$f" ] && ! cmp -s "$1/$f" "$WORK/$f"; then
+			echo "$f"
+		fi
+	done <<< "$changed")
+	TREE_MISSING=$(grep -vxF -f <(printf '%s\n' "$changed") "$WORK/.rust-sched-cfs-files" || true)
+}
+
 bdir() { echo "$CACHE/build-$ADIR$1"; }	# bdir <flavour>: its build directory
 bootdir() { echo "$CACHE/boot-$ADIR$1"; }	# bootdir <name>: scripts/boot.sh's output
 

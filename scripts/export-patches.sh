@@ -167,20 +167,13 @@ done < "$TOP/patches/series"
 # the work tree's (scripts/overlay.sh), and every file the overlay puts
 # there is in the series.
 "$TOP/scripts/overlay.sh"
-# Both lists empty would compare nothing: a series without files, or an
-# overlay that wrote no manifest, is a failure of the harness.
-nfiles=$(git -C "$R" diff --name-only "$base" HEAD | wc -l)
-[ "$nfiles" -gt 0 ] || fail "the exported series changes no file"
-[ -s "$WORK/.rust-sched-cfs-files" ] || fail "no manifest of the overlay's files ($WORK/.rust-sched-cfs-files)"
-diffs=$(git -C "$R" diff --name-only "$base" HEAD | while read -r f; do
-	cmp -s "$R/$f" "$WORK/$f" || echo "$f"
-done)
-[ -z "$diffs" ] || fail "the series does not end at the overlay's tree: $(echo $diffs) differ"
-missing=$(while read -r f; do
-	[ -f "$R/$f" ] || echo "$f"
-done < "$WORK/.rust-sched-cfs-files")
-[ -z "$missing" ] || fail "the overlay puts files in the work tree that no patch adds: $(echo $missing)"
-log "the series ends at the overlay's tree: $nfiles files, all identical; the overlay's $(wc -l < "$WORK/.rust-sched-cfs-files") files all in the series"
+overlay_tree_diff "$R" "$base" HEAD
+# Both lists empty would compare nothing: a series without files is a
+# failure of the harness.
+[ "$TREE_CHANGED" -gt 0 ] || fail "the exported series changes no file"
+[ -z "$TREE_DIFFER" ] || fail "the series does not end at the overlay's tree: $(echo $TREE_DIFFER) differ"
+[ -z "$TREE_MISSING" ] || fail "the overlay puts files in the work tree that no patch adds or changes: $(echo $TREE_MISSING)"
+log "the series ends at the overlay's tree: $TREE_CHANGED files, all identical; the overlay's $(wc -l < "$WORK/.rust-sched-cfs-files") files all in the series"
 
 git -C "$R" format-patch -q --cover-letter -o "$OUT" "$base"..HEAD
 # Fill in the cover letter's placeholders.

@@ -53,8 +53,13 @@ if ! make -s -C "$sel" TARGETS="cgroup cpu-hotplug" O="$d/ksbuild" INSTALL_PATH=
 	die "the selftests' install target failed for cgroup and cpu-hotplug"
 fi
 rm -rf "$d/ksbuild" "$d/ks.log"
-# Of the cgroup collection, what the guest runs (and what those run).
-keep="test_cpu test_core test_stress.sh with_stress.sh test_cpuset_prs.sh wait_inotify"
+# The tests the guest runs (kselftest-list.txt, below) and, of the cgroup
+# collection, only those and the helpers they run.
+tests="cgroup:test_cpu cgroup:test_core cgroup:test_stress.sh cgroup:test_cpuset_prs.sh
+	cpu-hotplug:cpu-on-off-test.sh"
+keep="with_stress.sh wait_inotify $(for t in $tests; do
+	case $t in cgroup:*) printf "%s " "${t#cgroup:}" ;; esac
+done)"
 for f in "$ks"/cgroup/*; do
 	case " $keep " in *" ${f##*/} "*) ;; *) rm -rf "$f" ;; esac
 done
@@ -69,8 +74,8 @@ for p in "$TOP"/tests/boot/selftests/*.patch; do
 	patch -d "$ks" -p4 --forward --no-backup-if-mismatch -s -r - < "$p" ||
 		die "cannot apply $p to the kernel's selftests"
 done
-printf '%s\n' cgroup:test_cpu cgroup:test_core cgroup:test_stress.sh cgroup:test_cpuset_prs.sh \
-	cpu-hotplug:cpu-on-off-test.sh > "$ks/kselftest-list.txt"
+# shellcheck disable=SC2086 # $tests is a list of words
+printf '%s\n' $tests > "$ks/kselftest-list.txt"
 
 # The stress phase (tests/boot/stress.sh): the field's own tools from
 # Debian's packages (scripts/setup.sh installs them), each with the shared
