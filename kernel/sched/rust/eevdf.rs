@@ -162,11 +162,15 @@ impl Eligibility {
 /// Equivalent to `pick_eevdf()`.
 #[inline]
 pub(crate) fn pick_eevdf<'a>(cfs: &'a CfsRqView, protect: bool) -> Option<&'a SchedEntity> {
+    // Both read first, as C does: with a single queued entity the pick is one or the other.
+    let first = cfs.leftmost().map(|se| &**se);
+    let curr = cfs.curr();
+
     // With a single queued entity, eligibility does not matter.
     if cfs.h_nr_queued() == 1 {
-        return match cfs.curr() {
+        return match curr {
             Some(curr) if curr.on_rq() => Some(curr),
-            _ => cfs.leftmost().map(|se| &**se),
+            _ => first,
         };
     }
 
