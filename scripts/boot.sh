@@ -287,6 +287,25 @@ if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW && cfg SCHED_CACHE; then
 		[ "$pref" -ge 1 ] || problems+=("LLC shadow check: pref_llc_running never compared")
 	fi
 fi
+# The preferred-LLC choice of every scan of task_cache_work() against its
+# specification ("<on> <checks> <moves> <divergences> <skipped>"): at least
+# LLC_CHOICE_MIN (20) scans checked, and at least one whose sums moved the
+# preferred CPU, so that both outcomes of the rule were compared.
+llc_choice=$(sed -n 's/^RSC: llc_choice //p' "$con" | tail -n1)
+if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW && cfg SCHED_CACHE; then
+	check "preferred-LLC choice: task_cache_work() chooses as its specification"
+	read -r lc_on lc_checks lc_moves lc_div lc_skip <<< "${llc_choice:-missing 0 0 0 0}"
+	if [ -z "$llc_choice" ]; then
+		problems+=("preferred-LLC choice: no 'RSC: llc_choice' line")
+	elif [ "$lc_on" != 1 ]; then
+		problems+=("preferred-LLC choice: switched off (on=$lc_on)")
+	else
+		[ "$lc_div" = 0 ] || problems+=("preferred-LLC choice: $lc_div differences from the specification")
+		[ "$lc_checks" -ge "${LLC_CHOICE_MIN:-20}" ] ||
+			problems+=("preferred-LLC choice: $lc_checks scans checked, fewer than ${LLC_CHOICE_MIN:-20}")
+		[ "$lc_moves" -ge 1 ] || problems+=("preferred-LLC choice: no scan moved the preferred CPU ($lc_checks checked)")
+	fi
+fi
 # The group state's shadow check: every new group's state made again by C
 # and by Rust ("<on> <divergences> <failed> c <groups> rust <groups>"), at
 # least TG_SHADOW_MIN (20) groups with each side selected.
@@ -742,6 +761,7 @@ fi
 [ -n "$llc_check" ] && echo "llc check:   $(echo "$llc_check" | awk '{ printf "on=%s, %s dequeues checked the LLC counters against the queued tasks, %s violations", $1, $2, $3 }')"
 [ -n "$llc_shadow" ] && echo "llc shadow:  $(echo "$llc_shadow" | awk '{ printf "on=%s, %s divergences, %s skipped (a tick between the sides); compared:", $1, $2, $3
 	for (i = 4; i <= NF; i++) printf " %s", $i }')"
+[ -n "$llc_choice" ] && echo "llc choice:  $(echo "$llc_choice" | awk '{ printf "on=%s, %s scans of task_cache_work() chose as the specification says, %s of them moving the preferred CPU; %s differences, %s not checked", $1, $2, $3, $4, $5 }')"
 [ -n "$tg_shadow" ] && echo "tg shadow:   $(echo "$tg_shadow" | awk '{ printf "on=%s, new groups whose state C and Rust made again and compared: %s with C selected, %s with Rust; %s divergences, %s allocations failed", $1, $5, $7, $2, $3 }')"
 [ -n "$kmemleak" ] && echo "kmemleak:    $(echo "$kmemleak" | awk '{ printf "%s unreferenced objects after two scans, %s allocated through this project'"'"'s code", $2, $4 }')"
 check ""

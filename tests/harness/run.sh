@@ -92,10 +92,16 @@ expect 4 "check-unsound with no build" env RUST_SCHED_CFS_CACHE="$tmp/cache" scr
 con=$(bootdir test)/console.log
 if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"; then
 	expect 0 "the last make test console checked again" env BOOT_NAME=harness BOOT_CONSOLE="$con" scripts/boot.sh test
-	for drop in '^RSC: DONE' '^RSC: shadow ' '^RSC: llc_check ' '^RSC: cgsel_exit c ' 'KTAP version'; do
+	for drop in '^RSC: DONE' '^RSC: shadow ' '^RSC: llc_check ' '^RSC: llc_choice ' '^RSC: cgsel_exit c ' 'KTAP version'; do
 		grep -v "$drop" "$con" > "$tmp/console"
 		expect 1 "the same console without '$drop'" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	done
+	# The preferred-LLC choice: a difference from its specification, and a
+	# run in which no scan moved the preferred CPU (one outcome not compared).
+	sed 's/^RSC: llc_choice \([0-9]*\) \([0-9]*\) \([0-9]*\) 0 /RSC: llc_choice \1 \2 \3 1 /' "$con" > "$tmp/console"
+	expect 1 "the same console with one preferred-LLC choice off its specification" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	sed 's/^RSC: llc_choice \([0-9]*\) \([0-9]*\) [0-9]* /RSC: llc_choice \1 \2 0 /' "$con" > "$tmp/console"
+	expect 1 "the same console with no scan moving the preferred CPU" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	sed 's/^RSC: shadow \([0-9]*\) \([0-9]*\) 0$/RSC: shadow \1 \2 1/' "$con" > "$tmp/console"
 	expect 1 "the same console with one shadow divergence" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	# ... counted as one failed test by kunit.py, with KUnit's suites.

@@ -49,6 +49,12 @@ static void llc_shadow_counts(struct rq *rq, struct task_struct *p,
 			      enum sched_rust_llc_op op, bool inc, bool rust);
 static void llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched, bool rust);
 static void llc_shadow_avg(u64 *avg, u64 sample, bool rust);
+struct llc_choice;
+static struct llc_choice *llc_choice_begin(struct sched_cache_group *grp);
+static noinline void llc_choice_record(struct llc_choice *c, int cpu, unsigned long occ);
+static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_group *grp,
+				      int m_a_cpu, unsigned long m_a_occ,
+				      unsigned long curr_m_a_occ);
 #endif
 #else
 static inline void
@@ -64,7 +70,35 @@ static inline void llc_shadow_counts(struct rq *rq, struct task_struct *p,
 static inline void
 llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched, bool rust) { }
 static inline void llc_shadow_avg(u64 *avg, u64 sample, bool rust) { }
+struct llc_choice;
+static inline struct llc_choice *llc_choice_begin(struct sched_cache_group *grp)
+{
+	return NULL;
+}
+static inline void llc_choice_record(struct llc_choice *c, int cpu, unsigned long occ) { }
+static inline void llc_choice_check(struct llc_choice *c, struct sched_cache_group *grp,
+				    int m_a_cpu, unsigned long m_a_occ,
+				    unsigned long curr_m_a_occ) { }
 #endif
+#endif
+#ifdef CONFIG_SCHED_CACHE
+/*
+ * task_cache_work()'s scan, checked against the specification of the
+ * preferred-LLC choice (rust/debug/fair_shadow.c) when the shadow check is
+ * on: @c is NULL otherwise, and the scan makes no call.
+ */
+static inline void llc_choice_occ(struct llc_choice *c, int cpu, unsigned long occ)
+{
+	if (unlikely(c))
+		llc_choice_record(c, cpu, occ);
+}
+
+static inline void llc_choice_end(struct llc_choice *c, struct sched_cache_group *grp,
+				  int m_a_cpu, unsigned long m_a_occ, unsigned long curr_m_a_occ)
+{
+	if (unlikely(c))
+		llc_choice_check(c, grp, m_a_cpu, m_a_occ, curr_m_a_occ);
+}
 #endif
 #ifdef CONFIG_SCHED_RUST_CFS_STATS
 static noinline void pick_eevdf_stats(struct cfs_rq *cfs_rq, bool protect, bool rust);

@@ -450,3 +450,150 @@ static void llc_shadow_avg(u64 *avg, u64 sample, bool rust)
 	llc_shadow_cmp(SCHED_RUST_LLC_AVG, "nr_running_avg", a[0], a[1]);
 }
 #endif /* CONFIG_SCHED_CACHE */
+
+#ifdef CONFIG_SCHED_CACHE
+/*
+ * The preferred-LLC choice of task_cache_work() against its specification,
+ * written from the comments there, not from the loop: the preferred LLC is
+ * the one whose CPUs' occupancies of the process add up to the most ("the
+ * accumulated occupancy of each LLC", ties to the LLC of the lowest CPU);
+ * the preferred CPU is the CPU of that LLC with the highest occupancy (ties
+ * to the lowest CPU; none when the sum is 0); the group's preferred CPU
+ * moves there only when that sum is more than twice the sum of the LLC that
+ * holds the current preferred CPU ("2X", 0 when there is none). Every CPU of
+ * every LLC scanned is visited once. task_cache_work() records each
+ * occupancy it computes, and before it decides, C's three results (the
+ * CPU, its LLC's sum and the current LLC's sum) are compared with the
+ * specification's on the same occupancies, under the scan's locks.
+ */
+struct llc_choice {
+	int pref;		/* grp->cpu when the scan started */
+	int nr;
+	struct {
+		int cpu;
+		unsigned long occ;
+	} e[];
+};
+
+static struct llc_choice *llc_choice_begin(struct sched_cache_group *grp)
+{
+	struct llc_choice *c;
+
+	if (!READ_ONCE(sched_rust_pick_shadow_on))
+		return NULL;
+	c = kmalloc(struct_size(c, e, nr_cpu_ids), GFP_KERNEL | __GFP_NOWARN);
+	if (!c) {
+		atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_SKIPPED]);
+		return NULL;
+	}
+	c->pref = READ_ONCE(grp->cpu);
+	c->nr = 0;
+	return c;
+}
+
+static noinline void llc_choice_record(struct llc_choice *c, int cpu, unsigned long occ)
+{
+	if (c->nr < nr_cpu_ids) {
+		c->e[c->nr].cpu = cpu;
+		c->e[c->nr].occ = occ;
+	}
+	c->nr++;
+}
+
+static void llc_choice_diverged(const char *what, long c, long spec)
+{
+	atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_DIVERGED]);
+	WARN_ONCE(1, "sched_rust_cfs: task_cache_work(): %s %ld, the specification's %ld\n",
+		  what, c, spec);
+}
+
+/* The occupancy recorded for @cpu, or -1 when the scan did not visit it. */
+static long llc_choice_occ_of(const struct llc_choice *c, int cpu, int *visits)
+{
+	long occ = -1;
+	int j;
+
+	*visits = 0;
+	for (j = 0; j < c->nr; j++) {
+		if (c->e[j].cpu == cpu) {
+			occ = c->e[j].occ;
+			(*visits)++;
+		}
+	}
+	return occ;
+}
+
+static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_group *grp,
+				      int m_a_cpu, unsigned long m_a_occ,
+				      unsigned long curr_m_a_occ)
+{
+	unsigned long best_sum = 0, cur_sum = 0;
+	int best_cpu = -1, j, cpu, visits;
+	cpumask_var_t done;
+
+	if (c->nr > nr_cpu_ids || READ_ONCE(grp->cpu) != c->pref ||
+	    !zalloc_cpumask_var(&done, GFP_ATOMIC | __GFP_NOWARN)) {
+		/* More visits than CPUs is a divergence of its own, below. */
+		if (c->nr <= nr_cpu_ids) {
+			atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_SKIPPED]);
+			return;
+		}
+		llc_choice_diverged("CPUs visited", c->nr, nr_cpu_ids);
+		return;
+	}
+
+	/* The LLCs of the CPUs visited, by their lowest CPU: sums and maxima. */
+	for_each_possible_cpu(cpu) {
+		struct sched_domain *sd;
+		unsigned long sum = 0, top = 0;
+		int top_cpu = -1, i;
+		long occ;
+
+		if (cpumask_test_cpu(cpu, done) || llc_choice_occ_of(c, cpu, &visits) < 0)
+			continue;
+		sd = rcu_dereference_all(per_cpu(sd_llc, cpu));
+		if (!sd) {
+			llc_choice_diverged("visited a CPU without an LLC domain:", cpu, -1);
+			goto out;
+		}
+		for_each_cpu(i, sched_domain_span(sd)) {
+			occ = llc_choice_occ_of(c, i, &visits);
+			if (visits != 1) {
+				llc_choice_diverged("visits of a CPU of an LLC scanned:", visits, 1);
+				goto out;
+			}
+			sum += occ;
+			if (occ > top) {
+				top = occ;
+				top_cpu = i;
+			}
+		}
+		cpumask_or(done, done, sched_domain_span(sd));
+		if (sum > best_sum) {
+			best_sum = sum;
+			best_cpu = top_cpu;
+		}
+		if (c->pref >= 0 && cpumask_test_cpu(c->pref, sched_domain_span(sd)))
+			cur_sum = sum;
+	}
+	/* Every CPU visited is in one of those LLCs. */
+	for (j = 0; j < c->nr; j++) {
+		if (!cpumask_test_cpu(c->e[j].cpu, done)) {
+			llc_choice_diverged("visited a CPU outside the LLCs scanned:", c->e[j].cpu, -1);
+			goto out;
+		}
+	}
+
+	atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_CHECKS]);
+	if (best_sum > 2 * cur_sum)
+		atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_MOVES]);
+	if (m_a_cpu != best_cpu)
+		llc_choice_diverged("preferred CPU", m_a_cpu, best_cpu);
+	if (m_a_occ != best_sum)
+		llc_choice_diverged("its LLC's occupancy", m_a_occ, best_sum);
+	if (curr_m_a_occ != cur_sum)
+		llc_choice_diverged("the current preferred LLC's occupancy", curr_m_a_occ, cur_sum);
+out:
+	free_cpumask_var(done);
+}
+#endif /* CONFIG_SCHED_CACHE */

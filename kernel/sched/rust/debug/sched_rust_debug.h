@@ -123,6 +123,22 @@ extern atomic_long_t sched_rust_llc_shadow[2][SCHED_RUST_LLC_NR_OPS];
 extern atomic_long_t sched_rust_llc_shadow_divergences;
 extern atomic_long_t sched_rust_llc_shadow_skipped;
 
+/*
+ * task_cache_work()'s preferred-LLC choice against its specification
+ * (CONFIG_SCHED_CACHE, CONFIG_SCHED_RUST_CFS_SHADOW): scans checked, scans
+ * whose sums move the preferred CPU, differences found, scans not checked
+ * (no memory for the record, or the group's preferred CPU reset during the
+ * scan).
+ */
+enum sched_rust_llc_choice_count {
+	SCHED_RUST_CHOICE_CHECKS,
+	SCHED_RUST_CHOICE_MOVES,
+	SCHED_RUST_CHOICE_DIVERGED,
+	SCHED_RUST_CHOICE_SKIPPED,
+	SCHED_RUST_CHOICE_NR,
+};
+extern atomic_long_t sched_rust_llc_choice[SCHED_RUST_CHOICE_NR];
+
 #ifdef CONFIG_SCHED_RUST_CFS_KUNIT_TEST
 #include <kunit/test-bug.h>
 

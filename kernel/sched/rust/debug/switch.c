@@ -34,6 +34,11 @@
  *                            from the state it starts from; reading prints
  *                            "<on> <divergences> <skipped>", then per side
  *                            selected the comparisons made per function
+ *   rust_cfs/llc_choice      (CONFIG_SCHED_CACHE, CONFIG_SCHED_RUST_CFS_SHADOW)
+ *                            with the shadow check on, every preferred-LLC
+ *                            choice of task_cache_work() is compared with its
+ *                            specification; reading prints "<on> <checks>
+ *                            <moves> <divergences> <skipped>"
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -73,6 +78,7 @@ atomic_long_t sched_rust_llc_violations;
 atomic_long_t sched_rust_llc_shadow[2][SCHED_RUST_LLC_NR_OPS];
 atomic_long_t sched_rust_llc_shadow_divergences;
 atomic_long_t sched_rust_llc_shadow_skipped;
+atomic_long_t sched_rust_llc_choice[SCHED_RUST_CHOICE_NR];
 #ifdef CONFIG_SCHED_RUST_CFS_KUNIT_TEST
 atomic_long_t sched_rust_test_calls[3][2];
 #endif
@@ -405,6 +411,18 @@ static int sched_rust_llc_shadow_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sched_rust_llc_shadow);
+
+static int sched_rust_llc_choice_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	seq_printf(m, "%d", READ_ONCE(sched_rust_pick_shadow_on));
+	for (i = 0; i < SCHED_RUST_CHOICE_NR; i++)
+		seq_printf(m, " %ld", atomic_long_read(&sched_rust_llc_choice[i]));
+	seq_putc(m, '\n');
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sched_rust_llc_choice);
 #endif
 
 void __init sched_rust_init_debugfs(struct dentry *parent)
@@ -433,5 +451,7 @@ void __init sched_rust_init_debugfs(struct dentry *parent)
 		debugfs_create_file("llc_check", 0444, dir, NULL, &sched_rust_llc_check_fops);
 	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW))
 		debugfs_create_file("llc_shadow", 0444, dir, NULL, &sched_rust_llc_shadow_fops);
+	if (IS_ENABLED(CONFIG_SCHED_RUST_CFS_SHADOW))
+		debugfs_create_file("llc_choice", 0444, dir, NULL, &sched_rust_llc_choice_fops);
 #endif
 }
