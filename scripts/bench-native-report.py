@@ -9,7 +9,8 @@ Per rep and case, each side's time per call is the median of its batches
 (a median is robust to a host interrupt landing in a batch), minus the same
 side's median of the "empty" case (the loop, the call of a function that
 returns its argument, the clock reads). The ratio is Rust / C (for a stock_
-case: fair.c's C / 7.3's stock C), paired by rep: its geometric mean with the
+case: fair.c's C / 7.3's stock C; for a control_ case: a copy of fair.c's C,
+the same source at another address, / fair.c's C), paired by rep: its geometric mean with the
 95 % t interval and the TOST verdict of scripts/stats.py, and the number of
 reps the interval would need to be narrower than +-1 % at the reps' spread.
 """
@@ -145,12 +146,12 @@ def main():
               f" [{iv.lo:6.3f}, {iv.hi:6.3f}] {need:13d} {'' if ic is None else f'{ic:7.3f}':>7}"
               f"  {verdict}")
     if need_only:
-        # The reps the Rust/C cases need for +-1 % (the stock_ and dispatch_
-        # cases are context, not the comparison).
+        # The reps the Rust/C cases need for +-1 % (the stock_, dispatch_ and
+        # control_ cases are context, not the comparison).
         print(max((math.ceil(n * len(reps) / used[c]) for c, n in needs.items()
-                   if not c.startswith(("stock_", "dispatch_"))), default=0))
+                   if not c.startswith(("stock_", "dispatch_", "control_"))), default=0))
         return
-    wide = sorted(c for c, n in needs.items() if n > used[c] and not c.startswith(("stock_", "dispatch_")))
+    wide = sorted(c for c, n in needs.items() if n > used[c] and not c.startswith(("stock_", "dispatch_", "control_")))
     short = [f"{c} {len(reps) - n} of {len(reps)}" for c, n in used.items() if n < len(reps)]
     if short:
         print("reps left out (a side's time at or below the empty loop's): " + ", ".join(short))

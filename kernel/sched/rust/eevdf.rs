@@ -162,22 +162,23 @@ impl Eligibility {
 /// Equivalent to `pick_eevdf()`.
 #[inline]
 pub(crate) fn pick_eevdf<'a>(cfs: &'a CfsRqView, protect: bool) -> Option<&'a SchedEntity> {
-    // Both read first, as C does: with a single queued entity the pick is one or the other.
-    let first = cfs.leftmost().map(|se| &**se);
     let curr = cfs.curr();
 
-    // With a single queued entity, eligibility does not matter.
+    // With a single queued entity, eligibility does not matter. The leftmost entity is read
+    // whether or not `curr` runs, as C reads it: one of the two is selected, without a branch.
     if cfs.h_nr_queued() == 1 {
+        let first = cfs.leftmost().map(|se| &**se);
         return match curr {
             Some(curr) if curr.on_rq() => Some(curr),
             _ => first,
         };
     }
 
-    pick_eevdf_many(cfs, protect)
+    pick_eevdf_many(cfs, protect, cfs.leftmost(), curr)
 }
 
-/// The part of [`pick_eevdf`] for more than one queued entity.
+/// The part of [`pick_eevdf`] for more than one queued entity, from the leftmost entity and
+/// `curr` as [`pick_eevdf`] read them.
 ///
 /// Inlined, as C's pick is in the production kernel (into `pick_next_entity()` and from there
 /// into `pick_task_fair()`). Kept out of line, it saved the single-entity shortcut the register
@@ -186,9 +187,12 @@ pub(crate) fn pick_eevdf<'a>(cfs: &'a CfsRqView, protect: bool) -> Option<&'a Sc
 /// common path of `pick_task_fair()` at 89 instructions against C's 82 with it out of line, 84
 /// inlined.
 #[inline]
-fn pick_eevdf_many<'a>(cfs: &'a CfsRqView, protect: bool) -> Option<&'a SchedEntity> {
-    let first = cfs.leftmost();
-    let curr = cfs.curr();
+fn pick_eevdf_many<'a>(
+    cfs: &'a CfsRqView,
+    protect: bool,
+    first: Option<&'a TreeEntity>,
+    curr: Option<&'a SchedEntity>,
+) -> Option<&'a SchedEntity> {
     let elig = Eligibility::of(cfs);
 
     // Picking the next buddy affects latency, not fairness. `sched_feat(PICK_BUDDY)` is tested

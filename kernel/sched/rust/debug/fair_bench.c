@@ -23,7 +23,9 @@
  * itself uses in this configuration (vruntime_eligible(), pick_eevdf(),
  * account_llc_enqueue()/_dequeue(), fraction_mm_sched()), the piece's
  * switch set to the side measured: the figures per call inside workloads,
- * which run behind that dispatch, include what it costs each side.
+ * which run behind that dispatch, include what it costs each side. The
+ * case "control_tg_alloc_free" runs fair.c's C group allocation against a
+ * copy of itself: what the place of the same code in the image gives.
  *
  * The table gives the median and the 10th-90th percentile spread of the time
  * per call in nanoseconds (ktime, so TCG wall time under QEMU), and the ratio
@@ -88,9 +90,15 @@ static char *rust_bench_out;
 static char *rust_bench_raw_out;
 
 enum rust_bench_kind {
-	BENCH_EMPTY, BENCH_CALL, BENCH_FAST, BENCH_HEAP, BENCH_TG, BENCH_LLC, BENCH_DECAY,
-	BENCH_DECAY_EPOCH,
+	BENCH_EMPTY, BENCH_CALL, BENCH_FAST, BENCH_HEAP, BENCH_TG, BENCH_TG_CONTROL, BENCH_LLC,
+	BENCH_DECAY, BENCH_DECAY_EPOCH,
 };
+
+/* The group allocation, and its control (C against a copy of C): they sleep. */
+static bool rust_bench_is_tg(enum rust_bench_kind kind)
+{
+	return kind == BENCH_TG || kind == BENCH_TG_CONTROL;
+}
 
 /*
  * What cfs_rq->curr and cfs_rq->next are in a pick case, as the scheduler
@@ -111,6 +119,7 @@ static struct static_key_true *rust_bench_key(enum rust_bench_kind kind)
 {
 	switch (kind) {
 	case BENCH_TG:
+	case BENCH_TG_CONTROL:
 		return &sched_rust_tg_state_key;
 	case BENCH_LLC:
 	case BENCH_DECAY:
@@ -415,6 +424,30 @@ static noinline unsigned long rust_bench_tg_c(void *state, u64 arg)
 	return rust_bench_result(arg);
 }
 
+/*
+ * The control of the group state's case: the same source as
+ * rust_bench_tg_c(), compiled a second time at another address. C against
+ * this copy measures what the two functions' places in the kernel image
+ * (their alignment, the branch predictors' view of their call sites) make
+ * of the time of the same code.
+ */
+static noinline unsigned long rust_bench_tg_c_copy(void *state, u64 arg)
+{
+	struct task_group *tg = state;
+
+	rust_bench_args(state, arg);
+	memset(tg, 0, sizeof(*tg));
+#ifdef CONFIG_CC_IS_CLANG
+	[[clang::always_inline]]
+#endif
+	alloc_fair_sched_group_c(tg, &root_task_group);
+#ifdef CONFIG_CC_IS_CLANG
+	[[clang::always_inline]]
+#endif
+	free_fair_sched_group_c(tg);
+	return rust_bench_result(arg);
+}
+
 static noinline unsigned long rust_bench_tg_rust(void *state, u64 arg)
 {
 	struct task_group *tg = state;
@@ -560,6 +593,7 @@ RUST_BENCH_BATCH(rust_bench_pick_dispatch, true)
 #ifdef CONFIG_FAIR_GROUP_SCHED
 RUST_BENCH_BATCH(rust_bench_tg_c, false)
 RUST_BENCH_BATCH(rust_bench_tg_rust, false)
+RUST_BENCH_BATCH(rust_bench_tg_c_copy, false)
 #endif
 #ifdef CONFIG_SCHED_CACHE
 RUST_BENCH_BATCH(rust_bench_llc_c, true)
@@ -588,6 +622,7 @@ static const struct {
 			 rust_bench_pick_stock_batch, rust_bench_pick_dispatch_batch },
 #ifdef CONFIG_FAIR_GROUP_SCHED
 	[BENCH_TG] = { rust_bench_tg_c_batch, rust_bench_tg_rust_batch },
+	[BENCH_TG_CONTROL] = { rust_bench_tg_c_batch, rust_bench_tg_c_copy_batch },
 #endif
 #ifdef CONFIG_SCHED_CACHE
 	[BENCH_LLC] = { rust_bench_llc_c_batch, rust_bench_llc_rust_batch, NULL,
@@ -619,7 +654,7 @@ static u64 rust_bench_batch(enum rust_bench_kind kind, enum rust_bench_mode mode
 		fn = idx ? rust_bench_batches[kind].c : rust_bench_batches[kind].stock;
 	else
 		fn = idx ? rust_bench_batches[kind].rust : rust_bench_batches[kind].c;
-	if (kind == BENCH_TG)
+	if (rust_bench_is_tg(kind))
 		return fn(state, arg, n);
 	if (kind == BENCH_LLC || kind == BENCH_DECAY || kind == BENCH_DECAY_EPOCH) {
 #ifdef CONFIG_SCHED_CACHE
@@ -662,12 +697,12 @@ static bool rust_bench_case_sides(struct rust_bench *b, struct seq_buf *s, const
 				  enum rust_bench_kind kind, int nr, enum rust_bench_curr curr,
 				  enum rust_bench_mode mode)
 {
-	int r, side, batch = rust_bench_batch_len(kind == BENCH_TG ? BENCH_TG_BATCH : BENCH_BATCH);
+	int r, side, batch = rust_bench_batch_len(rust_bench_is_tg(kind) ? BENCH_TG_BATCH : BENCH_BATCH);
 	bool was_rust = static_key_enabled(rust_bench_key(kind));
 	u64 med[2], lo[2], hi[2], ratio;
 	void *state = b, *alloc = NULL;
 
-	if (kind == BENCH_TG) {
+	if (rust_bench_is_tg(kind)) {
 		alloc = kzalloc_obj(struct task_group, GFP_KERNEL);
 		if (!alloc)
 			return false;
@@ -696,10 +731,10 @@ static bool rust_bench_case_sides(struct rust_bench *b, struct seq_buf *s, const
 	}
 	rust_bench_switch(kind, was_rust);
 #ifdef CONFIG_SCHED_CACHE
-	if (kind != BENCH_TG)
+	if (!rust_bench_is_tg(kind))
 		rust_bench_llc_free(alloc);
 #endif
-	if (kind == BENCH_TG)
+	if (rust_bench_is_tg(kind))
 		kfree(alloc);
 	/* The batches as they ran, before the statistics sort them. */
 	for (side = 0; side < 2; side++) {
@@ -802,8 +837,12 @@ static int rust_bench_run(void)
 					curr_cases[j].curr, false);
 		}
 	}
-	if (IS_ENABLED(CONFIG_FAIR_GROUP_SCHED))
+	if (IS_ENABLED(CONFIG_FAIR_GROUP_SCHED)) {
 		rust_bench_case(b, &s, "tg_alloc_free", BENCH_TG, 0, BENCH_NO_CURR, false);
+		/* Not C against Rust: C against its copy (rust_bench_tg_c_copy()). */
+		rust_bench_case(b, &s, "control_tg_alloc_free", BENCH_TG_CONTROL, 0,
+				BENCH_NO_CURR, false);
+	}
 	if (IS_ENABLED(CONFIG_SCHED_CACHE)) {
 		rust_bench_case(b, &s, "llc_enq_deq", BENCH_LLC, 0, BENCH_NO_CURR, true);
 		rust_bench_case(b, &s, "llc_occupancy", BENCH_DECAY, 0, BENCH_NO_CURR, true);
