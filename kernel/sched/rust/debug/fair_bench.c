@@ -697,7 +697,8 @@ static bool rust_bench_case_sides(struct rust_bench *b, struct seq_buf *s, const
 				  enum rust_bench_kind kind, int nr, enum rust_bench_curr curr,
 				  enum rust_bench_mode mode)
 {
-	int r, side, batch = rust_bench_batch_len(rust_bench_is_tg(kind) ? BENCH_TG_BATCH : BENCH_BATCH);
+	int r, side;
+	int batch = rust_bench_batch_len(rust_bench_is_tg(kind) ? BENCH_TG_BATCH : BENCH_BATCH);
 	bool was_rust = static_key_enabled(rust_bench_key(kind));
 	u64 med[2], lo[2], hi[2], ratio;
 	void *state = b, *alloc = NULL;

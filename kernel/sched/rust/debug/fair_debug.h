@@ -75,6 +75,7 @@ static inline struct llc_choice *llc_choice_begin(struct sched_cache_group *grp)
 {
 	return NULL;
 }
+
 static inline void llc_choice_record(struct llc_choice *c, int cpu, unsigned long occ) { }
 static inline void llc_choice_check(struct llc_choice *c, struct sched_cache_group *grp,
 				    int m_a_cpu, unsigned long m_a_occ,

@@ -559,7 +559,7 @@ static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_g
 		for_each_cpu(i, sched_domain_span(sd)) {
 			occ = llc_choice_occ_of(c, i, &visits);
 			if (visits != 1) {
-				llc_choice_diverged("visits of a CPU of an LLC scanned:", visits, 1);
+				llc_choice_diverged("visits of a CPU of a scanned LLC:", visits, 1);
 				goto out;
 			}
 			sum += occ;
@@ -579,7 +579,7 @@ static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_g
 	/* Every CPU visited is in one of those LLCs. */
 	for (j = 0; j < c->nr; j++) {
 		if (!cpumask_test_cpu(c->e[j].cpu, done)) {
-			llc_choice_diverged("visited a CPU outside the LLCs scanned:", c->e[j].cpu, -1);
+			llc_choice_diverged("visited a CPU of no LLC scanned:", c->e[j].cpu, -1);
 			goto out;
 		}
 	}

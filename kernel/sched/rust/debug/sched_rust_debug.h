@@ -137,6 +137,7 @@ enum sched_rust_llc_choice_count {
 	SCHED_RUST_CHOICE_SKIPPED,
 	SCHED_RUST_CHOICE_NR,
 };
+
 extern atomic_long_t sched_rust_llc_choice[SCHED_RUST_CHOICE_NR];
 
 #ifdef CONFIG_SCHED_RUST_CFS_KUNIT_TEST
