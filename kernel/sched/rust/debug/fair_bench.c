@@ -429,7 +429,8 @@ static noinline unsigned long rust_bench_tg_c(void *state, u64 arg)
  * rust_bench_tg_c(), compiled a second time at another address. C against
  * this copy measures what the two functions' places in the kernel image
  * (their alignment, the branch predictors' view of their call sites) make
- * of the time of the same code.
+ * of the time of the same code. Clang does not fold identical functions
+ * (GCC's -fipa-icf would; the Rust support builds with clang only).
  */
 static noinline unsigned long rust_bench_tg_c_copy(void *state, u64 arg)
 {

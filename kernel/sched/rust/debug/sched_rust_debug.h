@@ -127,8 +127,8 @@ extern atomic_long_t sched_rust_llc_shadow_skipped;
  * task_cache_work()'s preferred-LLC choice against its specification
  * (CONFIG_SCHED_CACHE, CONFIG_SCHED_RUST_CFS_SHADOW): scans checked, scans
  * whose sums move the preferred CPU, differences found, scans not checked
- * (no memory for the record, or the group's preferred CPU reset during the
- * scan).
+ * (no memory for the record, the group's preferred CPU changed or the sched
+ * domains rebuilt during the scan, or an LLC split between two domains).
  */
 enum sched_rust_llc_choice_count {
 	SCHED_RUST_CHOICE_CHECKS,
