@@ -406,8 +406,11 @@ static noinline unsigned long rust_bench_pick_dispatch(void *state, u64 arg)
 }
 
 #ifdef CONFIG_FAIR_GROUP_SCHED
-/* alloc_fair_sched_group() + free_fair_sched_group() below the root group. */
-static noinline unsigned long rust_bench_tg_c(void *state, u64 arg)
+/*
+ * alloc_fair_sched_group() + free_fair_sched_group() below the root group,
+ * fair.c's C, inlined into each function that times it.
+ */
+static __always_inline unsigned long rust_bench_tg_c_body(void *state, u64 arg)
 {
 	struct task_group *tg = state;
 
@@ -424,8 +427,13 @@ static noinline unsigned long rust_bench_tg_c(void *state, u64 arg)
 	return rust_bench_result(arg);
 }
 
+static noinline unsigned long rust_bench_tg_c(void *state, u64 arg)
+{
+	return rust_bench_tg_c_body(state, arg);
+}
+
 /*
- * The control of the group state's case: the same source as
+ * The control of the group state's case: the same code as
  * rust_bench_tg_c(), compiled a second time at another address. C against
  * this copy measures what the two functions' places in the kernel image
  * (their alignment, the branch predictors' view of their call sites) make
@@ -434,19 +442,7 @@ static noinline unsigned long rust_bench_tg_c(void *state, u64 arg)
  */
 static noinline unsigned long rust_bench_tg_c_copy(void *state, u64 arg)
 {
-	struct task_group *tg = state;
-
-	rust_bench_args(state, arg);
-	memset(tg, 0, sizeof(*tg));
-#ifdef CONFIG_CC_IS_CLANG
-	[[clang::always_inline]]
-#endif
-	alloc_fair_sched_group_c(tg, &root_task_group);
-#ifdef CONFIG_CC_IS_CLANG
-	[[clang::always_inline]]
-#endif
-	free_fair_sched_group_c(tg);
-	return rust_bench_result(arg);
+	return rust_bench_tg_c_body(state, arg);
 }
 
 static noinline unsigned long rust_bench_tg_rust(void *state, u64 arg)
