@@ -203,7 +203,42 @@ def size_data(cpus, llcs):
     return r
 
 
+def aggr_data(cpus, llcs):
+    """One size's aggregation boot (rsc.mode=aggr): per side, the runs'
+    "aggr" lines as dicts, or None; its problems go to `problems`."""
+    d = os.path.join(RES, f"{cpus}-{llcs}")
+    tag = f"{cpus} CPUs in {llcs} LLCs, aggregation boot"
+    try:
+        with open(os.path.join(d, "aggr-run.txt")) as f:
+            _, _, host_s, rc = f.read().split()
+        con = open(os.path.join(d, "aggr-console.log"), errors="replace").read()
+    except (OSError, ValueError):
+        problems.append(f"{tag}: not run (no aggr-run.txt or console)")
+        return None
+    if "RSC: DONE" not in con or rc != "0":
+        problems.append(f"{tag}: did not finish (boot exit {rc}, {host_s} s): see {d}/aggr-boot.txt")
+        return None
+    # The runs asked for: rsc.runs per side for each epoch_affinity_timeout.
+    start = re.findall(r"^RSC: aggr_start .*\bruns (\d+) .*\btimeouts (\S+)$", con, re.M)
+    want = int(start[-1][0]) * len(start[-1][1].split(",")) if start else 0
+    r = {"host_s": int(host_s), "c": [], "rust": []}
+    for m in re.finditer(r"^RSC: aggr (c|rust) \d+ timeout (\d+) (.*)$", con, re.M):
+        f = m.group(3).split()
+        v = dict(zip(f[::2], f[1::2]))
+        try:
+            r[m.group(1)].append({"timeout": int(m.group(2)), "created": int(v["created_ms"]),
+                                  "run": int(v["run_ms"]), "most": int(v["max_pref"]),
+                                  "first": None if v["first_pref_ms"] == "none" else int(v["first_pref_ms"])})
+        except (KeyError, ValueError):
+            problems.append(f"{tag}: a malformed run line: {m.group(0)}")
+    for side in ("c", "rust"):
+        if not want or len(r[side]) != want:
+            problems.append(f"{tag}: {len(r[side])} runs on {side}, of {want or 'no aggr_start line'}")
+    return r
+
+
 data = [size_data(c, l) for c, l in SIZES]
+aggr = [aggr_data(c, l) for c, l in SIZES]
 with open(os.path.join(RES, "header.txt")) as f:
     header = f.read()
 
@@ -328,6 +363,57 @@ for r in data:
 say("```")
 say("")
 
+# Aggregation parity: per size and side, how many runs got a thread a
+# preferred LLC and when; tested as two independent samples.
+say("### Aggregation parity (`make bench-scale`'s second boot at each size)")
+say("")
+say("How often and how soon cache-aware scheduling gives the threads of one process a preferred LLC, "
+    "per side, in the bench kernel without the plugin (`rsc.mode=aggr`): the same threads workload, "
+    "run after run, the sides in a random order per round, `aggr_tolerance` 100, the kernel's "
+    "`epoch_affinity_timeout`. Each run lasts a second from the moment its threads exist and on "
+    "until one of them has a preferred LLC, at most 30 s; schedbench's main thread reads `llc_state` "
+    "every 100 ms once the threads exist. `pref`: runs in which a thread got a preferred LLC; "
+    "`first ms`: from the process's start to the first sample that saw one (median [min, max] over "
+    "those runs; at most the creation time when the first sample saw it); `most`: the most threads "
+    "with one at once (median); `created ms`: the time creating the threads took (median). `rates`: "
+    "Fisher's exact test of the two sides' `pref`; `times`: the Mann-Whitney U test of their "
+    "`first ms`. A p above 0.05 finds no difference; with this many runs it is not equivalence: "
+    "each rate's 95 % interval is printed, the width of what the run could have missed.")
+say("")
+say("```")
+say(f"{'CPUs':>4} {'LLCs':>4} {'side':>4} {'pref':>7} {'pref rate [95 %]':>22} {'first ms':>24} "
+    f"{'most':>5} {'created ms':>10}  tests")
+pool = {"c": [0, 0], "rust": [0, 0]}
+aggr_p = {}
+for (cpus, llcs), a in zip(SIZES, aggr):
+    if a is None:
+        say(f"{cpus:4d} {llcs:4d}  not measured")
+        continue
+    firsts = {}
+    for side in ("c", "rust"):
+        runs = a[side]
+        got = [x for x in runs if x["first"] is not None]
+        pool[side][0] += len(got)
+        pool[side][1] += len(runs)
+        firsts[side] = [x["first"] for x in got]
+        ci = stats.rate_interval(len(got), len(runs)) if runs else None
+        first = (f"{pct(sorted(firsts[side]), 50)} [{min(firsts[side])}, {max(firsts[side])}]"
+                 if got else "-")
+        rate = f"{len(got) / len(runs):.2f} [{ci.lo:.2f}, {ci.hi:.2f}]" if runs else "-"
+        most = pct(sorted(x["most"] for x in runs), 50) if runs else 0
+        created = pct(sorted(x["created"] for x in runs), 50) if runs else 0
+        row = (f"{cpus:4d} {llcs:4d} {side:>4} {len(got):>3}/{len(runs):<3} {rate:>22} {first:>24} "
+               f"{most:5d} {created:10d}")
+        if side == "rust":
+            aggr_p[f"{cpus}:{llcs}"] = stats.rank_p(firsts["c"], firsts["rust"])
+            row += (f"  rates {stats.fmt_p(stats.rates_p(len(firsts['c']), len(a['c']), len(got), len(runs)))}"
+                    f", times {stats.fmt_p(aggr_p[f'{cpus}:{llcs}'])}")
+        say(row)
+say(f"all sizes: c {pool['c'][0]}/{pool['c'][1]}, rust {pool['rust'][0]}/{pool['rust'][1]} runs with a "
+    f"preferred LLC (rates {stats.fmt_p(stats.rates_p(*pool['c'], *pool['rust']))})")
+say("```")
+say("")
+
 # Plots: cost against CPUs at the smallest LLC count, against LLCs at the
 # largest CPU count; C solid, Rust dashed, one colour per piece.
 done = [r for r in data if r and "med" in r]
@@ -424,6 +510,14 @@ if done:
         sm.append(f"- occupancy's paths (instructions taken by 5 % of a side's calls or more, at any size): "
                   f"C {'/'.join(map(str, pc['c']))}, Rust {'/'.join(map(str, pc['rust']))}: its median and "
                   "the scan's move with the mix of paths a run's timing gives each side")
+    if pool["c"][1] and pool["rust"][1]:
+        worst = min((aggr_p[k], k) for k in aggr_p) if aggr_p else None
+        sm.append(f"- aggregation (the second boot of each size, no plugin): runs in which a thread got a "
+                  f"preferred LLC, C {pool['c'][0]}/{pool['c'][1]}, Rust {pool['rust'][0]}/{pool['rust'][1]} "
+                  f"(Fisher {stats.fmt_p(stats.rates_p(*pool['c'], *pool['rust']))})"
+                  + (f"; time to the first, the smallest Mann-Whitney p of the sizes {stats.fmt_p(worst[0])} "
+                     f"at {worst[1]}" if worst else "")
+                  + " (no difference found is not equivalence: the per-size intervals are in the figures)")
     b = [r["tg_bytes"] for r in done if "tg_bytes" in r]
     if b:
         sm.append(f"- per-CPU memory of one group: {done[0]['tg_size']} bytes per possible CPU, "

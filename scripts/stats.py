@@ -211,6 +211,28 @@ def discordant_p(only_a, only_b):
     return sign_test(only_a, only_b)
 
 
+def rate_interval(yes, n, conf=1 - ALPHA):
+    """How many of n runs did something: the rate with its exact
+    (Clopper-Pearson) interval."""
+    ci = stats.binomtest(yes, n).proportion_ci(confidence_level=conf)
+    return Interval(yes / n, float(ci.low), float(ci.high), n, None, conf)
+
+
+def rates_p(yes_a, n_a, yes_b, n_b):
+    """Two independent rates (how many of a side's runs did something):
+    the two-sided p of Fisher's exact test that both sides do it as often."""
+    table = [[yes_a, n_a - yes_a], [yes_b, n_b - yes_b]]
+    return float(stats.fisher_exact(table).pvalue) if n_a and n_b else 1.0
+
+
+def rank_p(a, b):
+    """Two independent samples (times of runs, not paired): the two-sided p
+    of the Mann-Whitney U test that neither side's values tend to be larger."""
+    if not a or not b:
+        return 1.0
+    return float(stats.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+
+
 def _continuous(v):
     # Ties dominate a sample of few distinct values: a discrete one.
     return len(set(v)) * 2 > len(v)

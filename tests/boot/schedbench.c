@@ -12,15 +12,27 @@
  *   schedbench wake <tasks> <seconds>     many processes sleep for random
  *                                         short times and wake; prints
  *                                         wakeups/s
- *   schedbench threads <threads> <seconds> [cpus] [nap]
+ *   schedbench threads <threads> <seconds> [cpus] [nap] [llc=<file>]
+ *                      [until_pref=<seconds>]
  *                                         one process whose threads keep
  *                                         walking a shared buffer (a process
- *                                         cache-aware scheduling aggregates);
+ *                                         cache-aware scheduling aggregates)
+ *                                         for <seconds> once all are created;
  *                                         prints passes/s (and with "cpus"
  *                                         the CPUs the threads ran on); with
  *                                         "nap" each thread sleeps 200 us
  *                                         every 8 passes (a dequeue while it
- *                                         is owed no time: delayed)
+ *                                         is owed no time: delayed). With
+ *                                         llc=<file> (the debug kernel's
+ *                                         rust_cfs/llc_state) the main thread
+ *                                         reads it every 100 ms once the
+ *                                         threads exist and prints how long
+ *                                         creating them took, when (from its
+ *                                         start) it first saw one with a
+ *                                         preferred LLC and the most that had
+ *                                         one at once; until_pref=<cap> runs
+ *                                         on past <seconds> until one has,
+ *                                         for at most <cap> seconds
  *   schedbench cgtree <dir> <width> <depth>
  *                                         create a cgroup v2 tree of
  *                                         width + ... + width^depth groups
@@ -149,24 +161,68 @@ static void *thread_walk(void *arg)
 	return (void *)passes;
 }
 
-static int threads(int n, double seconds, int show_cpus)
+/* The threads of this process that llc_state lists with a preferred LLC. */
+static int threads_with_pref(const char *llc_state)
+{
+	FILE *f = fopen(llc_state, "r");
+	char line[160];
+	int pid, tgid, n = 0;
+
+	if (!f)
+		die("llc_state");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "task %d tgid %d", &pid, &tgid) == 2 && tgid == getpid())
+			n++;
+	fclose(f);
+	return n;
+}
+
+static int threads(int n, double seconds, int show_cpus, const char *llc_state,
+		   double cap)
 {
 	pthread_t *tids = calloc(n, sizeof(*tids));
+	double t0 = now(), t_created, t, first = -1;
+	int most = 0;
 	long total = 0;
 
 	shared_buf = calloc(1, SHARED_SIZE);
 	for (int i = 0; i < n; i++)
 		if (pthread_create(&tids[i], NULL, thread_walk, NULL))
 			die("pthread_create");
-	usleep((useconds_t)(seconds * 1e6));
+	t_created = now();
+	if (!llc_state) {
+		usleep((useconds_t)(seconds * 1e6));
+	} else {
+		for (;;) {
+			int k = threads_with_pref(llc_state);
+
+			t = now() - t_created;
+			if (k > 0 && first < 0)
+				first = now() - t0;
+			if (k > most)
+				most = k;
+			if (t >= seconds && (first >= 0 || t >= cap))
+				break;
+			usleep(100000);
+		}
+	}
 	threads_stop = 1;
+	t = now() - t_created;
 	for (int i = 0; i < n; i++) {
 		void *r;
 
 		pthread_join(tids[i], &r);
 		total += (long)r;
 	}
-	printf("threads %ld", (long)(total / seconds));
+	printf("threads %ld", (long)(total / t));
+	if (llc_state) {
+		printf(" created_ms %ld run_ms %ld max_pref %d first_pref_ms ",
+		       (long)((t_created - t0) * 1000), (long)(t * 1000), most);
+		if (first < 0)
+			printf("none");
+		else
+			printf("%ld", (long)(first * 1000));
+	}
 	if (show_cpus) {
 		printf(" cpus");
 		for (int c = 0; c < SEEN_CPUS; c++)
@@ -617,13 +673,19 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "wake"))
 		return wake_storm(atoi(argv[2]), atof(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "threads")) {
+		const char *llc_state = NULL;
+		double cap = 0;
 		int cpus = 0;
 
 		for (int i = 4; i < argc; i++) {
 			cpus |= !strcmp(argv[i], "cpus");
 			threads_nap |= !strcmp(argv[i], "nap");
+			if (!strncmp(argv[i], "llc=", 4))
+				llc_state = argv[i] + 4;
+			if (!strncmp(argv[i], "until_pref=", 11))
+				cap = atof(argv[i] + 11);
 		}
-		return threads(atoi(argv[2]), atof(argv[3]), cpus);
+		return threads(atoi(argv[2]), atof(argv[3]), cpus, llc_state, cap);
 	}
 	if (argc >= 5 && !strcmp(argv[1], "cgtree"))
 		return cgtree(argv[2], atoi(argv[3]), atoi(argv[4]));
@@ -635,8 +697,9 @@ int main(int argc, char **argv)
 		return failmkdir(argv[2], atoi(argv[3]));
 	if (argc >= 5 && !strcmp(argv[1], "cpumax"))
 		return cpumax(argv[2], atoi(argv[3]), atof(argv[4]));
-	fprintf(stderr, "usage: schedbench pipe <s> | hackbench <groups> <loops> | wake <tasks> <s>"
+	fprintf(stderr, "usage: schedbench wake <tasks> <s>"
 		" | cgtree <dir> <width> <depth> | schlat <dir> <width> <depth> <s> | nap <usec> | failmkdir <dir> <max>"
-		" | threads <threads> <s> [cpus] | cpumax <cgroup> <threads> <seconds>\n");
+		" | threads <threads> <s> [cpus] [nap] [llc=<file>] [until_pref=<s>]"
+		" | cpumax <cgroup> <threads> <seconds>\n");
 	return 2;
 }
