@@ -10,8 +10,9 @@
 #    for check-unsound;
 #  - on the last make test boot (when there is one): its console passes
 #    the checks again (0), and fails them (1) once a line is removed, the
-#    failed check counted by kunit.py among the KTAP results; a splat is
-#    decoded to file:line;
+#    failed check counted by kunit.py among the KTAP results; the guest's
+#    own KTAP suite passes, and fails with a case not ok or a result lost;
+#    a splat is decoded to file:line;
 #  - the sample report in Documentation/rust-sched-cfs-harness.md has the
 #    line kinds of the last real
 #    report, and no other.
@@ -106,9 +107,21 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"
 	expect 1 "the same console with one shadow divergence" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	# ... counted as one failed test by kunit.py, with KUnit's suites.
 	grep -q 'Testing complete. Ran [0-9]* tests: passed: [0-9]*, failed: 1$' "$(bootdir harness)/kunit-all.txt" 2>/dev/null &&
-		grep -q '^not ok [0-9]* shadow check' "$(bootdir harness)/boot-checks.ktap" &&
-		ok "the divergence is one failed KTAP case of rsc_boot in kunit.py's summary" ||
-		ko "kunit.py's summary of the suites and the boot checks does not count the divergence as one failure: $(grep 'Testing complete' "$(bootdir harness)/kunit-all.txt" 2>/dev/null)"
+		grep -q '^not ok [0-9]* shadow check' "$(bootdir harness)/guest-checks.ktap" &&
+		ok "the divergence is one failed KTAP case of rsc_guest in kunit.py's summary" ||
+		ko "kunit.py's summary of the suites and the checks does not count the divergence as one failure: $(grep 'Testing complete' "$(bootdir harness)/kunit-all.txt" 2>/dev/null)"
+	# The guest's own KTAP suite, as a boot takes it from the console
+	# (BOOT_RECHECK=0): complete and passing, and failing once one of its
+	# cases is not ok, or its last result is lost.
+	if grep -q '^RSC: guest_checks_end ' "$con"; then
+		expect 0 "the same console with the guest's own suite" env BOOT_NAME=harness BOOT_RECHECK=0 BOOT_CONSOLE="$con" scripts/boot.sh test
+		awk '/^RSC: guest_checks / { on = 1 } on && !done && /^ok [0-9]+ / { sub(/^ok/, "not ok"); done = 1 } { print }' "$con" > "$tmp/console"
+		expect 1 "the same console with one of the guest's cases not ok" env BOOT_NAME=harness BOOT_RECHECK=0 BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+		awk '/^RSC: guest_checks / { on = 1 } on && /^(not )?ok [0-9]+ / { last = NR } { l[NR] = $0 } END { for (i = 1; i <= NR; i++) if (i != last) print l[i] }' "$con" > "$tmp/console"
+		expect 1 "the same console with the guest's last result lost" env BOOT_NAME=harness BOOT_RECHECK=0 BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	else
+		sk "the last make test console predates the guest's KTAP suite: its cases"
+	fi
 	# cpu-on-off-test, which prints no cases, having taken no CPU offline.
 	sed 's/ offlined [0-9]* / offlined 0 /' "$con" > "$tmp/console"
 	expect 1 "the same console with cpu-on-off-test taking no CPU offline" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
