@@ -31,9 +31,17 @@ tool() {	# tool <name> <command...>
 	return $rc
 }
 
-# CPU hotplug of every CPU but the boot CPU, in turn, while the load runs.
+# CPU hotplug of every CPU but the boot CPU, in turn, while the load runs,
+# from the moment stress-ng has started its six stressors (at most 20 s):
+# stress-ng 0.15's parent segfaulted once (exit 139, a make test of
+# 2026-11-27) 0.5 s after "dispatching hogs" while CPU 3 went offline, on
+# a pointer that was no pointer (0xf573439db0), before any stressor ran.
 st_hotplug() {
-	local ok=0 busy=0 c
+	local ok=0 busy=0 c t=0
+	while [ "$(cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^stress-ng')" -lt 7 ] && [ $t -lt 20 ]; do
+		sleep 1
+		t=$((t + 1))
+	done
 	while [ $(now) -lt $END ]; do
 		for c in /sys/devices/system/cpu/cpu[1-9]*; do
 			[ -f $c/online ] || continue
