@@ -327,7 +327,8 @@ for r in data:
 say("```")
 say("")
 say("Calls measured per side (undisturbed + left out), threads with a preferred LLC and LLCs the "
-    "threads ran in (largest of the once-a-second samples), and the checks run after the measured "
+    "threads ran in (the most at once in the 100 ms samples of each run, which goes on until one "
+    "thread has one, at most 30 s), and the checks run after the measured "
     "runs (the threads workload and the cgroup tree again on each side with the shadow and LLC "
     "checks on):")
 say("")
@@ -371,17 +372,21 @@ say("How often and how soon cache-aware scheduling gives the threads of one proc
     "per side, in the bench kernel without the plugin (`rsc.mode=aggr`): the same threads workload, "
     "run after run, the sides in a random order per round, `aggr_tolerance` 100, the kernel's "
     "`epoch_affinity_timeout`. Each run lasts a second from the moment its threads exist and on "
-    "until one of them has a preferred LLC, at most 30 s; schedbench's main thread reads `llc_state` "
-    "every 100 ms once the threads exist. `pref`: runs in which a thread got a preferred LLC; "
-    "`first ms`: from the process's start to the first sample that saw one (median [min, max] over "
-    "those runs; at most the creation time when the first sample saw it); `most`: the most threads "
-    "with one at once (median); `created ms`: the time creating the threads took (median). `rates`: "
-    "Fisher's exact test of the two sides' `pref`; `times`: the Mann-Whitney U test of their "
-    "`first ms`. A p above 0.05 finds no difference; with this many runs it is not equivalence: "
-    "each rate's 95 % interval is printed, the width of what the run could have missed.")
+    "until one of them has a preferred LLC, at most 30 s; schedbench's main thread, at a real-time "
+    "priority, reads `llc_state` every 100 ms once the threads exist (it is not counted). `pref`: runs "
+    "in which a thread got a preferred LLC; `after ms`: from the end of the threads' creation to the "
+    "first sample that saw one (median [min, max] over those runs; 0 when the first sample saw one, "
+    "for a thread can get one while the others are created); `most`: the most threads with one at "
+    "once (median); `created ms`: the time creating the threads took (median; it moves with the "
+    "host's timing, by seconds at 64 CPUs). `rates`: Fisher's exact test of the two sides' `pref`; "
+    "`times`: the Mann-Whitney U test of their `after ms`, a run without one counted as the longest "
+    "(censored at the cap). A p above 0.05 finds no difference, which with this many runs is not "
+    "equivalence: each rate's 95 % interval is printed, the width of what the runs could have "
+    "missed. Over the sizes, one p below 0.05 in 20 is chance; a size alone needs 0.05 divided by "
+    "the number of sizes (Bonferroni).")
 say("")
 say("```")
-say(f"{'CPUs':>4} {'LLCs':>4} {'side':>4} {'pref':>7} {'pref rate [95 %]':>22} {'first ms':>24} "
+say(f"{'CPUs':>4} {'LLCs':>4} {'side':>4} {'pref':>7} {'pref rate [95 %]':>22} {'after ms':>24} "
     f"{'most':>5} {'created ms':>10}  tests")
 pool = {"c": [0, 0], "rust": [0, 0]}
 aggr_p = {}
@@ -389,13 +394,15 @@ for (cpus, llcs), a in zip(SIZES, aggr):
     if a is None:
         say(f"{cpus:4d} {llcs:4d}  not measured")
         continue
-    firsts = {}
+    firsts, times = {}, {}
     for side in ("c", "rust"):
         runs = a[side]
         got = [x for x in runs if x["first"] is not None]
         pool[side][0] += len(got)
         pool[side][1] += len(runs)
-        firsts[side] = [x["first"] for x in got]
+        firsts[side] = [max(0, x["first"] - x["created"]) for x in got]
+        # A run without one: censored, longer than any that got one.
+        times[side] = firsts[side] + [float("inf")] * (len(runs) - len(got))
         ci = stats.rate_interval(len(got), len(runs)) if runs else None
         first = (f"{pct(sorted(firsts[side]), 50)} [{min(firsts[side])}, {max(firsts[side])}]"
                  if got else "-")
@@ -405,7 +412,7 @@ for (cpus, llcs), a in zip(SIZES, aggr):
         row = (f"{cpus:4d} {llcs:4d} {side:>4} {len(got):>3}/{len(runs):<3} {rate:>22} {first:>24} "
                f"{most:5d} {created:10d}")
         if side == "rust":
-            aggr_p[f"{cpus}:{llcs}"] = stats.rank_p(firsts["c"], firsts["rust"])
+            aggr_p[f"{cpus}:{llcs}"] = stats.rank_p(times["c"], times["rust"])
             row += (f"  rates {stats.fmt_p(stats.rates_p(len(firsts['c']), len(a['c']), len(got), len(runs)))}"
                     f", times {stats.fmt_p(aggr_p[f'{cpus}:{llcs}'])}")
         say(row)
@@ -515,8 +522,8 @@ if done:
         sm.append(f"- aggregation (the second boot of each size, no plugin): runs in which a thread got a "
                   f"preferred LLC, C {pool['c'][0]}/{pool['c'][1]}, Rust {pool['rust'][0]}/{pool['rust'][1]} "
                   f"(Fisher {stats.fmt_p(stats.rates_p(*pool['c'], *pool['rust']))})"
-                  + (f"; time to the first, the smallest Mann-Whitney p of the sizes {stats.fmt_p(worst[0])} "
-                     f"at {worst[1]}" if worst else "")
+                  + (f"; time to the first after the threads' creation, the smallest Mann-Whitney p of "
+                     f"the {len(aggr_p)} sizes {stats.fmt_p(worst[0])} at {worst[1]}" if worst else "")
                   + " (no difference found is not equivalence: the per-size intervals are in the figures)")
     b = [r["tg_bytes"] for r in done if "tg_bytes" in r]
     if b:

@@ -319,10 +319,27 @@ if [ "$mode" != shell ]; then
 	fi
 	gplan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$guest_ktap" | head -n1)
 	gres=$(grep -cE '^(not )?ok [0-9]+ ' "$guest_ktap")
+	gnot=$(grep -cE '^not ok [0-9]+ ' "$guest_ktap")
 	if [ -z "$gplan" ]; then
 		problems+=("the guest printed no KTAP suite of its checks (tests/boot/checks.sh)")
 	elif [ "$gres" != "$gplan" ]; then
 		problems+=("the guest's checks: $gres results of a plan of $gplan")
+	fi
+	# Its failures three ways, which must agree: the results, its totals
+	# line and, in a boot, checks.sh's exit status.
+	gtot=$(sed -n 's/^# Totals: .* fail:\([0-9]*\) .*/\1/p' "$guest_ktap" | tail -n1)
+	[ "${gtot:-missing}" = "$gnot" ] ||
+		problems+=("the guest's checks: $gnot results not ok, its totals say fail:${gtot:-missing}")
+	if [ -z "${BOOT_CONSOLE:-}" ] || [ "${BOOT_RECHECK:-1}" = 0 ]; then
+		grc=$(sed -n 's/^RSC: guest_checks_end \([0-9]*\)$/\1/p' "$con" | tail -n1)
+		[ "$gnot" = 0 ] && [ "$grc" != 0 ] &&
+			problems+=("the guest's checks exited ${grc:-without a guest_checks_end line} with every result ok")
+		# The cases it chose (by the mode and the kernel's options): as
+		# many as the same script chooses here with the build's .config.
+		hplan=$(KTAP_HELPERS=$WORK/tools/testing/selftests/kselftest/ktap_helpers.sh \
+			bash "$TOP/tests/boot/checks.sh" "$mode" "$con" "$B/.config" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p')
+		[ "${gplan:-0}" = "$hplan" ] ||
+			problems+=("the guest's checks: a plan of ${gplan:-none} cases, where this mode and the build's .config give $hplan")
 	fi
 	# Its failed cases fail the boot as cases of rsc_guest, not of rsc_boot.
 	check ""
@@ -342,10 +359,12 @@ fi
 # differences, their t intervals and equivalence verdicts
 # (scripts/paired-report.py). The guest checked that every round reported.
 if [ "$mode" = weights ] && grep -q '^RSC: weights pairs ' "$con"; then
+	check "weights: the paired report"
 	weights_report=$(/usr/bin/python3 "$TOP/scripts/paired-report.py" weights "$con") ||
 		problems+=("weights: scripts/paired-report.py failed")
 fi
 if [ "$mode" = cpumax ] && grep -q '^RSC: cpucg_max pairs ' "$con"; then
+	check "cpumax: the paired report"
 	cpumax_mode_report=$(/usr/bin/python3 "$TOP/scripts/paired-report.py" cpumax "$con") ||
 		problems+=("cpumax: scripts/paired-report.py failed")
 fi
@@ -388,7 +407,8 @@ if [ "$mode" = prod ] && grep -q '^RSC: cgroups ' "$con"; then
 	sed -n 's/^RSC: stress_suite prod /             selftest /p' "$con"
 fi
 if [ "$mode" = test ] && grep -q '^RSC: cgroups ' "$con"; then
-	echo "             sched/debug under load: $(rsc sched_debug || echo missing)"
+	sdbg=$(rsc sched_debug)
+	echo "             sched/debug under load: ${sdbg:-missing}"
 fi
 sed -n 's/^RSC: churn /             churn /p' "$con"
 pc=$(sed -n 's/^RSC: percpu_kb //p' "$con")

@@ -161,7 +161,10 @@ static void *thread_walk(void *arg)
 	return (void *)passes;
 }
 
-/* The threads of this process that llc_state lists with a preferred LLC. */
+/*
+ * The threads of this process that llc_state lists with a preferred LLC, the
+ * main thread (the sampler) left out.
+ */
 static int threads_with_pref(const char *llc_state)
 {
 	FILE *f = fopen(llc_state, "r");
@@ -171,7 +174,8 @@ static int threads_with_pref(const char *llc_state)
 	if (!f)
 		die("llc_state");
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "task %d tgid %d", &pid, &tgid) == 2 && tgid == getpid())
+		if (sscanf(line, "task %d tgid %d", &pid, &tgid) == 2 && tgid == getpid() &&
+		    pid != tgid)
 			n++;
 	fclose(f);
 	return n;
@@ -190,6 +194,16 @@ static int threads(int n, double seconds, int show_cpus, const char *llc_state,
 		if (pthread_create(&tids[i], NULL, thread_walk, NULL))
 			die("pthread_create");
 	t_created = now();
+	if (llc_state) {
+		struct sched_param sp = { .sched_priority = 1 };
+
+		/*
+		 * The sampler at a real-time priority, so that when it samples
+		 * does not depend on the fair class it samples (best effort:
+		 * without the privilege it stays where it is).
+		 */
+		sched_setscheduler(0, SCHED_FIFO, &sp);
+	}
 	if (!llc_state) {
 		usleep((useconds_t)(seconds * 1e6));
 	} else {
@@ -214,7 +228,8 @@ static int threads(int n, double seconds, int show_cpus, const char *llc_state,
 		pthread_join(tids[i], &r);
 		total += (long)r;
 	}
-	printf("threads %ld", (long)(total / t));
+	/* Per second since the first thread could run. */
+	printf("threads %ld", (long)(total / (t_created - t0 + t)));
 	if (llc_state) {
 		printf(" created_ms %ld run_ms %ld max_pref %d first_pref_ms ",
 		       (long)((t_created - t0) * 1000), (long)(t * 1000), most);

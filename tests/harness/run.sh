@@ -122,6 +122,10 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"
 	else
 		sk "the last make test console predates the guest's KTAP suite: its cases"
 	fi
+	# The guest's checks without the kernel's options (no /proc/config.gz):
+	# the cases those choose must not vanish into a pass.
+	expect 1 "the guest's checks with an empty kernel configuration" env \
+		KTAP_HELPERS="$WORK/tools/testing/selftests/kselftest/ktap_helpers.sh" bash tests/boot/checks.sh test "$con" /dev/null
 	# cpu-on-off-test, which prints no cases, having taken no CPU offline.
 	sed 's/ offlined [0-9]* / offlined 0 /' "$con" > "$tmp/console"
 	expect 1 "the same console with cpu-on-off-test taking no CPU offline" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
