@@ -93,7 +93,7 @@ bench-prod: ## the production kernels head to head: 7.3.4 stock, =n and =y (Rust
 bench-readme-prod: ## write the last make bench-prod results to tests/bench/results-prod/
 	@BENCH_README=prod $(S)/bench-readme.sh
 
-bench-scale: ## per-call instructions, C and Rust, at 4 to 64 CPUs in 2 to 16 LLCs (SCALE_SIZES=)
+bench-scale: ## per-call instructions, C and Rust, at 4 to 64 CPUs in 2 to 16 LLCs, and how often each side aggregates (SCALE_SIZES=, SCALE_AGGR_RUNS=)
 	@$(S)/bench-scale.sh
 
 bench-native: ## make bench's microbenchmarks in nanoseconds on the host CPU: a UML kernel, C against Rust (NATIVE_REPS=20)
