@@ -181,25 +181,12 @@ fi
 # From here on every check adds to problems[] and the report is always
 # printed: a grep that finds nothing must not end the script (errexit).
 set +e +o pipefail
-problems=()
-# Each check is a KTAP test case of the suite rsc_boot: check <name> opens
-# one (and closes the previous one); it passes when it added no problem.
-# The suite is parsed by kunit.py with KUnit's own and the guest's, into
-# one summary.
-cases=()	# "ok<TAB>name" or "not ok<TAB>name<TAB>problem<US>problem..."
-_case= _np=0
-check() {
-	local n
-	if [ -n "$_case" ]; then
-		n=$(( ${#problems[@]} - _np ))
-		if [ $n = 0 ]; then
-			cases+=("ok	$_case")
-		else
-			cases+=("not ok	$_case	$(printf '%s\x1f' "${problems[@]:_np}")")
-		fi
-	fi
-	_case=$1 _np=${#problems[@]}
-}
+# Each check is a KTAP test case of the suite rsc_boot (check, cases[],
+# problems[]: tests/boot/ktap-cases.sh, shared with the guest's checks). The
+# suite is parsed by kunit.py with KUnit's own and the guest's, into one
+# summary.
+# shellcheck source=tests/boot/ktap-cases.sh
+. "$TOP/tests/boot/ktap-cases.sh"
 check "QEMU exited 0 within the timeout"
 # (QEMU stopped by the watchdog's SIGTERM exits 0: the file says it was.)
 if [ -f "$out/idle-timeout" ] && [ -z "${BOOT_CONSOLE:-}" ]; then
@@ -496,15 +483,7 @@ ktap_suite() {
 		ktap_print_header
 		echo "# Subtest: rsc_boot"
 		ktap_set_plan ${#cases[@]}
-		for c in "${cases[@]}"; do
-			IFS=$'\t' read -r res name probs <<< "$c"
-			if [ "$res" = ok ]; then
-				ktap_test_pass "$name"
-			else
-				tr '\037' '\n' <<< "$probs" | sed '/^$/d; s/^/# /'
-				ktap_test_fail "$name"
-			fi
-		done
+		ktap_cases
 		ktap_print_totals
 	)
 }

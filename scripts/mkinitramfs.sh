@@ -82,7 +82,7 @@ printf '%s\n' $tests > "$ks/kselftest-list.txt"
 # libraries it links, and the kernel's selftests from the same tree.
 cp "$TOP/tests/boot/stress.sh" "$d/stress.sh"
 # The guest's checks of its own workload, run by /init at its end.
-cp "$TOP/tests/boot/checks.sh" "$d/checks.sh"
+cp "$TOP/tests/boot/checks.sh" "$TOP/tests/boot/ktap-cases.sh" "$d/"
 add_bin() {	# add_bin <path on the host or in $SYSROOT> <name in /bin>
 	local lib
 	[ -x "$SYSROOT$1" ] || die "$SYSROOT$1 is missing: run scripts/setup.sh"

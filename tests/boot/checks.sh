@@ -24,24 +24,10 @@ config=${3:?usage: checks.sh <mode> <lines> <kernel .config>}
 . "${KTAP_HELPERS:-/kselftest/kselftest/ktap_helpers.sh}"
 cfg() { grep -q "^CONFIG_$1=y" "$config"; }
 
-problems=()
 figures=()
-# Each check is a test case: check <name> opens one (and closes the
-# previous one); it passes when it added no problem. need records its own.
-cases=()	# "ok<TAB>name" or "not ok<TAB>name<TAB>problem<US>problem..."
-_case= _np=0
-check() {
-	local n
-	if [ -n "$_case" ]; then
-		n=$(( ${#problems[@]} - _np ))
-		if [ $n = 0 ]; then
-			cases+=("ok	$_case")
-		else
-			cases+=("not ok	$_case	$(printf '%s\x1f' "${problems[@]:_np}")")
-		fi
-	fi
-	_case=$1 _np=${#problems[@]}
-}
+# check, cases[], problems[] and ktap_cases, shared with scripts/boot.sh.
+# shellcheck source=tests/boot/ktap-cases.sh
+. "$(dirname "$0")/ktap-cases.sh"
 need() {	# need <what> <grep -E pattern> [min count]: its own case
 	local n
 	n=$(grep -cE "^RSC: ($2)" "$con")
@@ -439,13 +425,5 @@ ktap_set_plan ${#cases[@]}
 for f in "${figures[@]}"; do
 	echo "# figure: $f"
 done
-for c in "${cases[@]}"; do
-	IFS=$'\t' read -r res name probs <<< "$c"
-	if [ "$res" = ok ]; then
-		ktap_test_pass "$name"
-	else
-		tr '\037' '\n' <<< "$probs" | sed '/^$/d; s/^/# /'
-		ktap_test_fail "$name"
-	fi
-done
+ktap_cases
 ktap_finished
