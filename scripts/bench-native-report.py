@@ -1,18 +1,32 @@
 # SPDX-License-Identifier: GPL-2.0
-"""make bench-native's report: time per call on the host CPU, C against Rust.
+"""make bench-native's report: time per call on the host CPU, C against Rust,
+with the build as the unit of replication.
 
-Input: the results file of tests/bench/native/run.sh ("RSC: raw <rep> <case>
+Input: one results file per build of the UML kernel (tests/bench/native/run.sh:
+"# layout: ..." and "# cpu-mhz: ..." in its head, then "RSC: raw <rep> <case>
 <side> <calls> <ns of each batch>..."), and make bench's report.txt for the
-instruction ratios of the same cases.
+instruction ratios of the same cases. The builds differ only in where the code
+lies (scripts/bench-native.sh: a padding object linked before fair.o).
 
-Per rep and case, each side's time per call is the median of its batches
-(a median is robust to a host interrupt landing in a batch), minus the same
-side's median of the "empty" case (the loop, the call of a function that
-returns its argument, the clock reads). The ratio is Rust / C (for a stock_
-case: fair.c's C / 7.3's stock C; for a control_ case: a copy of fair.c's C,
-the same source at another address, / fair.c's C), paired by rep: its geometric mean with the
-95 % t interval and the TOST verdict of scripts/stats.py, and the number of
-reps the interval would need to be narrower than +-1 % at the reps' spread.
+Per build, rep, case and side: the time per call is the median of the rep's
+batches (robust to a host interrupt landing in a batch). Every rep is used:
+- gross: the time per call as measured (the loop, the call, the clock reads
+  included), and per build the geometric mean over the reps of Rust / C;
+- net: the same minus the empty case's (the loop calling a function that
+  returns its argument), per build the mean over every rep of each side, and
+  their ratio; a case whose net time is within RESOLUTION_CYCLES of the empty
+  loop on either side, in any build, is "below resolution": it gets no net
+  ratio.
+Over the builds: the geometric mean of the builds' ratios with its 95 % t
+interval (builds - 1 degrees of freedom). The margin for "equivalent" is the
+same-code control's largest distance from 1 over the builds (control_: fair.c's
+C group allocation against a copy of itself at another address); a case is
+"not above C" when the one-sided 95 % upper bound of its ratio is at most
+1 + margin. Ratio is side 1 / side 0: Rust / C, or, for stock_ cases, fair.c's
+C / 7.3.4's stock C; dispatch_ cases through the debug option's switch.
+
+--figures <file> also writes every figure as "key<TAB>value" for
+scripts/check-claims.py.
 """
 
 import gzip
@@ -27,7 +41,7 @@ from scipy import stats as sps
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import stats  # noqa: E402
 
-WIDTH = 0.01    # the interval's half-width this bench aims at (make bench-native)
+RESOLUTION_CYCLES = 2
 
 
 def lines(path):
@@ -37,35 +51,57 @@ def lines(path):
 
 
 def reduce(src, dst):
-    """The results with each side's batches of a rep replaced by their median
-    (the statistic the report takes, so that it gives the same figures): what
-    tests/bench/results-native/ keeps, gzipped."""
+    """A results file with each side's batches of a rep replaced by their
+    median (the statistic the report takes, so that it gives the same
+    figures): what tests/bench/results-native/ keeps, gzipped."""
     with gzip.open(dst, "wt") as out:
         for line in lines(src):
             m = re.match(r"(RSC: raw \d+ \S+ [01] \d+) (.*)", line)
             if m:
                 v = sorted(int(x) for x in m[2].split())
+                if len(v) % 2 == 0:
+                    sys.exit(f"FAIL: {src}: an even number of batches has no median batch")
                 line = f"{m[1]} {v[len(v) // 2]}\n"
             out.write(line)
 
 
-def parse(path):
-    head, table, raw = [], [], {}
-    for line in lines(path):
-        line = line.rstrip("\n")
-        if line.startswith("# "):
-            head.append(line[2:])
-            continue
-        m = re.match(r"RSC: raw (\d+) (\S+) ([01]) (\d+) (.*)", line)
-        if m:
-            rep, case, side, calls = int(m[1]), m[2], int(m[3]), int(m[4])
-            ns = [int(x) / calls for x in m[5].split()]
-            raw.setdefault(case, {}).setdefault(rep, {})[side] = statistics.median(ns)
-        elif line.startswith("RSC: bench "):
-            table.append(line[len("RSC: bench "):])
-        elif line.startswith("RSC: cpus "):
-            head.append("guest: " + line[len("RSC: "):])
-    return head, table, raw
+class Build:
+    def __init__(self, path):
+        self.path, self.head, self.layout, self.mhz = path, [], None, None
+        self.raw = {}       # case -> rep -> side -> median ns per call
+        for line in lines(path):
+            line = line.rstrip("\n")
+            if line.startswith("# "):
+                self.head.append(line[2:])
+                if line.startswith("# layout: "):
+                    self.layout = line[len("# layout: "):]
+                elif line.startswith("# cpu-mhz: "):
+                    self.mhz = float(line.split()[2])
+                continue
+            m = re.match(r"RSC: raw (\d+) (\S+) ([01]) (\d+) (.*)", line)
+            if m:
+                rep, case, side, calls = int(m[1]), m[2], int(m[3]), int(m[4])
+                ns = [int(x) / calls for x in m[5].split()]
+                self.raw.setdefault(case, {}).setdefault(rep, {})[side] = statistics.median(ns)
+        if self.layout is None or self.mhz is None:
+            sys.exit(f"FAIL: {path}: no '# layout:' or '# cpu-mhz:' line (a run of the present bench-native.sh)")
+        if "empty" not in self.raw:
+            sys.exit(f"FAIL: {path}: no batches of the empty case")
+        self.reps = sorted(r for r, s in self.raw["empty"].items() if len(s) == 2)
+
+    def case(self, case):
+        """Gross and net times per rep of one case, every complete rep."""
+        g0, g1, n0, n1 = [], [], [], []
+        for rep in self.reps:
+            s = self.raw.get(case, {}).get(rep, {})
+            if len(s) != 2:
+                return None
+            e = self.raw["empty"][rep]
+            g0.append(s[0])
+            g1.append(s[1])
+            n0.append(s[0] - e[0])
+            n1.append(s[1] - e[1])
+        return g0, g1, n0, n1
 
 
 def icount_ratios(path):
@@ -91,74 +127,137 @@ def icount_ratios(path):
     return out
 
 
+def over_builds(ratios):
+    """Geometric mean of the builds' ratios, its 95 % t interval, and the
+    one-sided 95 % upper bound."""
+    iv = stats.paired_ratio(ratios, [1.0] * len(ratios))
+    lr = [math.log(r) for r in ratios]
+    if len(lr) < 2 or statistics.stdev(lr) == 0:
+        up = math.exp(statistics.mean(lr))
+    else:
+        up = math.exp(statistics.mean(lr) + sps.t.ppf(1 - stats.ALPHA, len(lr) - 1)
+                      * statistics.stdev(lr) / math.sqrt(len(lr)))
+    return iv, up
+
+
 def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: bench-native-report.py <results file> [make bench report.txt]")
-    if sys.argv[1] == "--reduce":
-        reduce(sys.argv[2], sys.argv[3])
+    args = sys.argv[1:]
+    if args[:1] == ["--reduce"]:
+        reduce(args[1], args[2])
         return
-    need_only = sys.argv[1] == "--need"
-    if need_only:
-        del sys.argv[1]
-    head, _table, raw = parse(sys.argv[1])
-    icount = icount_ratios(sys.argv[2]) if len(sys.argv) > 2 else {}
-    if "empty" not in raw:
-        sys.exit("FAIL: no batches of the empty case in " + sys.argv[1])
-    reps = sorted(raw["empty"])
-    needs, used = {}, {}
-    if not need_only:
-        for h in head:
+    figures = None
+    if args[:1] == ["--figures"]:
+        figures, args = args[1], args[2:]
+    icount = {}
+    if args and args[-1].endswith("report.txt"):
+        icount = icount_ratios(args.pop())
+    if not args:
+        sys.exit("usage: bench-native-report.py [--figures <file>] <results of each build>... [make bench report.txt]")
+    builds = [Build(p) for p in args]
+    fig = {}
+    reps = min(len(b.reps) for b in builds)
+    mhz = min(b.mhz for b in builds)
+    res_ns = RESOLUTION_CYCLES * 1000 / mhz
+    for h in builds[0].head:
+        if not h.startswith(("layout:", "load ")):
             print(h)
-    out = (lambda *a, **k: None) if need_only else print
-    out(f"{len(reps)} reps; per rep the median batch, minus the empty case's; the ratio"
-          f" over the reps: geometric mean, 95 % paired t interval (scripts/stats.py),"
-          f" TOST within +-{stats.MARGIN['native']:.0%}")
-    out(f"{'case':22} {'ns C':>7} {'ns Rust':>7} {'ratio':>6} {'95 % interval':>16}"
-          f" {'reps for +-1%':>13} {'icount':>7}  equivalence")
-    bad = []
-    for case, per in raw.items():
-        if case == "empty":
-            continue
-        a, b = [], []
-        for rep in reps:
-            if rep not in per or len(per[rep]) != 2:
-                continue
-            c = per[rep][0] - raw["empty"][rep][0]
-            r = per[rep][1] - raw["empty"][rep][1]
-            if c <= 0 or r <= 0:
-                continue
-            a.append(c)
-            b.append(r)
-        if len(a) < 2:
-            bad.append(case)
-            continue
-        iv = stats.paired_ratio(b, a)
-        verdict = stats.tost_ratio(b, a, stats.MARGIN["native"])
-        sd = statistics.stdev(stats.log_ratios(b, a))
-        tq = sps.t.ppf(0.975, len(a) - 1)
-        need = max(2, math.ceil((tq * sd / math.log(1 + WIDTH)) ** 2))
-        needs[case] = need
-        # Reps where a side's time did not exceed the empty loop's are left
-        # out: the interval is over the others, and so is the test of its width.
-        used[case] = len(a)
+    print(f"{len(builds)} builds, the code layout the only difference; reps per build: "
+          + ", ".join(str(len(b.reps)) for b in builds) + " (every rep used)")
+    for i, b in enumerate(builds):
+        print(f"  build {i + 1}: {b.layout}")
+    fig["builds"] = len(builds)
+    fig["reps_min"] = reps
+    fig["resolution_ns"] = f"{res_ns:.2f}"
+    cases = [c for c in builds[0].raw if c != "empty"]
+    per = {}
+    for case in cases:
+        rows = []
+        for b in builds:
+            d = b.case(case)
+            if d is None:
+                sys.exit(f"FAIL: {b.path}: case {case} misses a side in some rep")
+            g0, g1, n0, n1 = d
+            rows.append({
+                "g0": statistics.mean(g0), "g1": statistics.mean(g1),
+                "gross": stats.paired_ratio(g1, g0).est,
+                "n0": statistics.mean(n0), "n1": statistics.mean(n1),
+            })
+        per[case] = rows
+    # The control's spread over the builds is the margin.
+    ctl = per.get("control_tg_alloc_free")
+    if not ctl:
+        sys.exit("FAIL: no control_tg_alloc_free case: no margin for 'equivalent'")
+    margin = max(abs(r["n1"] / r["n0"] - 1) for r in ctl)
+    margin = math.ceil(margin * 1000) / 1000
+    fig["margin"] = f"{margin:.3f}"
+    print(f"margin for 'equivalent' and 'not above': +-{margin:.1%}, the largest distance from 1 of"
+          " control_tg_alloc_free (the same C at two addresses) over the builds")
+    print(f"resolution: a net time under {res_ns:.2f} ns ({RESOLUTION_CYCLES} cycles at the host's"
+          f" {mhz:.0f} MHz) in any build is below resolution: no net ratio")
+    print()
+    print(f"{'case':23} {'gross C':>8} {'gross R':>8} {'gross':>6} {'net C':>8} {'net R':>8}"
+          f" {'net':>6} {'95 % over builds':>17} {'builds':>13} {'icount':>6}  verdict")
+    below, verdicts = [], {}
+    for case in cases:
+        rows = per[case]
+        giv, _ = over_builds([r["gross"] for r in rows])
+        g0 = statistics.mean(r["g0"] for r in rows)
+        g1 = statistics.mean(r["g1"] for r in rows)
+        n0 = statistics.mean(r["n0"] for r in rows)
+        n1 = statistics.mean(r["n1"] for r in rows)
+        k = case
+        fig[f"{k}.gross_c"], fig[f"{k}.gross_rust"] = f"{g0:.2f}", f"{g1:.2f}"
+        fig[f"{k}.gross"] = f"{giv.est:.3f}"
+        fig[f"{k}.gross_lo"], fig[f"{k}.gross_hi"] = f"{giv.lo:.3f}", f"{giv.hi:.3f}"
+        fig[f"{k}.net_c"], fig[f"{k}.net_rust"] = f"{n0:.2f}", f"{n1:.2f}"
         ic = icount.get(case)
-        out(f"{case:22} {statistics.median(a):7.2f} {statistics.median(b):7.2f} {iv.est:6.3f}"
-              f" [{iv.lo:6.3f}, {iv.hi:6.3f}] {need:13d} {'' if ic is None else f'{ic:7.3f}':>7}"
-              f"  {verdict}")
-    if need_only:
-        # The reps the Rust/C cases need for +-1 % (the stock_, dispatch_ and
-        # control_ cases are context, not the comparison).
-        print(max((math.ceil(n * len(reps) / used[c]) for c, n in needs.items()
-                   if not c.startswith(("stock_", "dispatch_", "control_"))), default=0))
-        return
-    wide = sorted(c for c, n in needs.items() if n > used[c] and not c.startswith(("stock_", "dispatch_", "control_")))
-    short = [f"{c} {len(reps) - n} of {len(reps)}" for c, n in used.items() if n < len(reps)]
-    if short:
-        print("reps left out (a side's time at or below the empty loop's): " + ", ".join(short))
-    print(f"narrower than +-1 % after {len(reps)} reps: {len(needs) - len(wide)} of {len(needs)} cases"
-          + (f"; wider, Rust/C: {' '.join(wide)}" if wide else ""))
-    if bad:
-        sys.exit("FAIL: fewer than 2 reps with a time above the empty case for: " + " ".join(bad))
+        ics = "" if ic is None else f"{ic:.3f}"
+        if ic is not None:
+            fig[f"{k}.icount"] = ics
+        if any(min(r["n0"], r["n1"]) < res_ns for r in rows):
+            below.append(case)
+            fig[f"{k}.net"] = "below resolution"
+            print(f"{case:23} {g0:8.2f} {g1:8.2f} {giv.est:6.3f} {n0:8.2f} {n1:8.2f} {'-':>6}"
+                  f" {'below resolution':>17} {'':>13} {ics:>6}  gross [{giv.lo:.3f}, {giv.hi:.3f}]")
+            continue
+        ratios = [r["n1"] / r["n0"] for r in rows]
+        iv, up = over_builds(ratios)
+        v = stats.tost_ratio(ratios, [1.0] * len(ratios), margin)
+        if v.kind == "equivalent":
+            text = f"equivalent within +-{margin:.1%}"
+        elif v.kind == "different":
+            text = f"different ({stats.fmt_p(v.p)}), " + ("below C" if iv.hi < 1 else "above C")
+        else:
+            text = f"inconclusive: could not detect less than {v.detect:.1%}"
+        # Non-inferiority: the one-sided upper bound within the margin.
+        text += f"; {'not above C' if up <= 1 + margin else 'may be above C'} (upper {up:.3f})"
+        verdicts[case] = text
+        fig[f"{k}.net"] = f"{iv.est:.3f}"
+        fig[f"{k}.lo"], fig[f"{k}.hi"] = f"{iv.lo:.3f}", f"{iv.hi:.3f}"
+        fig[f"{k}.upper"] = f"{up:.3f}"
+        fig[f"{k}.min"], fig[f"{k}.max"] = f"{min(ratios):.3f}", f"{max(ratios):.3f}"
+        fig[f"{k}.verdict"] = text
+        print(f"{case:23} {g0:8.2f} {g1:8.2f} {giv.est:6.3f} {n0:8.2f} {n1:8.2f} {iv.est:6.3f}"
+              f" [{iv.lo:6.3f}, {iv.hi:6.3f}] {min(ratios):6.3f}-{max(ratios):6.3f} {ics:>6}  {text}")
+    print()
+    print("gross: ns per call as measured, and the geometric mean over the builds of each build's"
+          " geometric mean over its reps of Rust/C")
+    print("net: minus the empty loop, each side's mean over every rep; the ratio of those means per"
+          " build, then over the builds: geometric mean, 95 % t interval, range")
+    print(f"below resolution ({len(below)}): " + (" ".join(below) if below else "none"))
+    fig["below_resolution"] = " ".join(below) if below else "none"
+    fig["below_resolution_count"] = len(below)
+    main_cases = [c for c in verdicts if not c.startswith(("stock_", "dispatch_", "control_"))]
+    above = [c for c in main_cases if "may be above C" in verdicts[c]]
+    fig["rust_cases"] = len(main_cases)
+    fig["rust_not_above"] = len(main_cases) - len(above)
+    fig["rust_above"] = " ".join(above) if above else "none"
+    print(f"Rust/C cases with a net ratio: {len(main_cases)}; upper bound within 1 + margin (not above C):"
+          f" {fig['rust_not_above']}; the others: {fig['rust_above']}")
+    if figures:
+        with open(figures, "w") as f:
+            for k, v in fig.items():
+                f.write(f"{k}\t{v}\n")
 
 
 main()

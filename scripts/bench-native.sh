@@ -4,19 +4,27 @@
 # make bench-native: make bench's in-kernel microbenchmarks timed on the host
 # CPU. A User-Mode Linux kernel (configs/native.config: x86_64 host, the
 # debug and bench options, a static binary) boots with a host directory as
-# its root file system (busybox and tests/bench/native/init); the guest runs
-# the benchmarks NATIVE_REPS times (20) and prints every batch's time, and
-# boots again for more reps until every Rust/C interval is narrower than
-# +-1 % or NATIVE_MAX_REPS (1000) have run;
-# tests/bench/native/run.sh boots it pinned to one host CPU and
-# scripts/bench-native-report.py turns the batches into ratios with their
+# its root file system (busybox and tests/bench/native/init) and runs the
+# benchmarks NATIVE_REPS times (100), printing every batch's time.
+#
+# Time depends on where the code lies as much as on the code: the build,
+# not the rep, is the unit of replication. The kernel is linked
+# NATIVE_BUILDS times (5), each with a padding object of a different size
+# (NATIVE_PADS: 0 16 32 48 2064 bytes) linked just before fair.o, which
+# moves fair.o's code (C's pick and the Rust inlined into it) and every
+# object linked after it (fair_bench.o's loops) by that many bytes; only that
+# object is compiled again. Each build's kernel runs the same reps;
+# tests/bench/native/run.sh boots it pinned to one host CPU, and
+# scripts/bench-native-report.py gives the ratios over the builds with their
 # 95 % intervals, beside make bench's instruction ratios.
 #   scripts/bench-native.sh           build, run, report
 #   scripts/bench-native.sh bundle    also write $CACHE/bench-native.tar.gz:
-#                                     the kernel, the root and the runner
+#                                     the first build's kernel, the root and
+#                                     the runner
 #   scripts/bench-native.sh readme    the last run's results and report into
 #                                     tests/bench/results-native/
-# Output: $CACHE/bench-native/ (the bundle's tree and the results file).
+# Output: $CACHE/bench-native/ (the bundle's tree, results-<build>.txt,
+# provenance.txt, figures.tsv).
 # Exit: 0, 1 the guest failed a step, 2 the harness or the environment.
 
 . "$(dirname "$0")/common.sh"
@@ -54,6 +62,23 @@ native_tree() {
 		die "lib/Kconfig.debug: no 'depends on !UML' under RUST_INLINE_HELPERS to drop"
 	! cmp -s "$WORK/arch/x86/um/Kconfig" "$NW/arch/x86/um/Kconfig" ||
 		die "arch/x86/um/Kconfig: no 'config X86_64' to select ARCH_SUPPORTS_INT128 under"
+	# The layout variants: rsc_layout_pad.o, RSC_LAYOUT_PAD bytes of
+	# int3 in .text, linked just before fair.o.
+	rm -f "$NW/kernel/sched/Makefile"
+	awk '/^obj-y[[:space:]]*\+=[[:space:]]*fair\.o/ && !done {
+			print "obj-y += rsc_layout_pad.o"
+			print "CFLAGS_rsc_layout_pad.o := -DRSC_LAYOUT_PAD=$(RSC_LAYOUT_PAD)"
+			done = 1
+		} { print }' "$WORK/kernel/sched/Makefile" > "$NW/kernel/sched/Makefile"
+	grep -q rsc_layout_pad "$NW/kernel/sched/Makefile" ||
+		die "kernel/sched/Makefile: no 'obj-y += fair.o' line to link the padding before"
+	touch -r "$WORK/kernel/sched/Makefile" "$NW/kernel/sched/Makefile"
+	cat > "$NW/kernel/sched/rsc_layout_pad.c" <<-'PAD'
+	// SPDX-License-Identifier: GPL-2.0
+	/* make bench-native's layout variants: code space linked before fair.o. */
+	#include <linux/stringify.h>
+	asm(".pushsection .text, \"ax\"\n\t.skip " __stringify(RSC_LAYOUT_PAD) ", 0xcc\n\t.popsection");
+	PAD
 }
 mkdir -p "$B"
 cc=/usr/lib/ccache/clang$LLVM_SUFFIX
@@ -84,8 +109,9 @@ build() {
 		[ -z "$missing" ] || die "configs/native.config: did not survive olddefconfig:$missing"
 		cp "$TOP/configs/native.config" "$B/.config.done"
 	fi
-	log "building the UML kernel in $B (log: $B/build.log)"
-	umake -j"$(nproc)" linux > "$B/build.log" 2>&1 || { tail -n 30 "$B/build.log" >&2; die "the UML build failed"; }
+	log "building the UML kernel in $B, padding $1 bytes (log: $B/build.log)"
+	umake -j"$(nproc)" RSC_LAYOUT_PAD="$1" linux > "$B/build.log" 2>&1 ||
+		{ tail -n 30 "$B/build.log" >&2; die "the UML build failed"; }
 	file -L "$B/linux" | grep -q 'statically linked' || die "$B/linux is not statically linked"
 }
 
@@ -101,46 +127,56 @@ tree() {
 	done
 	install -m 755 "$TOP/tests/bench/native/init" "$D/root/init"
 	install -m 755 "$TOP/tests/bench/native/run.sh" "$D/run.sh"
-	cp "$B/linux" "$D/linux"
 }
 
-res=$D/results.txt
-report() {
-	/usr/bin/python3 "$TOP/scripts/bench-native-report.py" "$res" \
-		"$TOP/tests/bench/results/report.txt" > "$D/report.txt" || return
-	cat "$D/report.txt"
+# The layout variants, one build each.
+read -r -a PADS <<< "${NATIVE_PADS:-0 16 32 48 2064}"
+[ "${#PADS[@]}" -ge "${NATIVE_BUILDS:-5}" ] || die "NATIVE_PADS has fewer than NATIVE_BUILDS (${NATIVE_BUILDS:-5}) sizes"
+PADS=("${PADS[@]:0:${NATIVE_BUILDS:-5}}")
+report() {	# report <dir holding results-*.txt>
+	local files
+	files=$(ls "$1"/results-*.txt* 2> /dev/null | sort -V)
+	[ -n "$files" ] || { echo "no results in $1" >&2; return 2; }
+	# shellcheck disable=SC2086 # one path per word
+	/usr/bin/python3 "$TOP/scripts/bench-native-report.py" --figures "$1/figures.tsv" $files \
+		"$TOP/tests/bench/results/report.txt"
 }
 if [ "${1:-}" = readme ]; then
-	[ -f "$res" ] || die "no results in $res: run make bench-native first"
+	ls "$D"/results-*.txt > /dev/null 2>&1 || die "no results in $D: run make bench-native first"
 	R=$TOP/tests/bench/results-native
 	mkdir -p "$R"
-	rm -f "$R/results.txt"
-	/usr/bin/python3 "$TOP/scripts/bench-native-report.py" --reduce "$res" "$R/results.txt.gz"
-	report > /dev/null || fail "the report failed on $res"
+	rm -f "$R"/results*.txt* "$R/figures.tsv"
+	. "$TOP/scripts/provenance.sh"
+	provenance_copy "$D/provenance.txt" "$R/provenance.txt"
+	for f in "$D"/results-*.txt; do
+		/usr/bin/python3 "$TOP/scripts/bench-native-report.py" --reduce "$f" "$R/${f##*/}.gz"
+	done
+	report "$D" > "$D/report.txt" || fail "the report failed on $D"
 	cp "$D/report.txt" "$R/report.txt"
-	# The kept medians give the same table.
-	/usr/bin/python3 "$TOP/scripts/bench-native-report.py" "$R/results.txt.gz" \
-		"$TOP/tests/bench/results/report.txt" | cmp -s - "$R/report.txt" ||
-		fail "$R/results.txt.gz does not give the report's figures"
+	# The committed files (each rep's median batch per case and side, the
+	# report's input) give the same figures.
+	report "$R" | cmp -s - "$R/report.txt" || fail "$R/results-*.txt.gz do not give the report's figures"
 	{
 		echo "# make bench-native: time per call on a real CPU"
 		echo
-		echo "Command: \`make bench-native\` ($(awk '$2 == "raw" { r[$3] = 1 } END { print length(r) }' "$res") reps),"
-		echo "then \`make bench-readme-native\`. Each rep's median batch per case and side (the report's"
-		echo "input; the cache keeps every batch): [results.txt.gz](results.txt.gz)."
+		echo "<!-- Generated by make bench-native BENCH_SAVE=1 from the run: do not edit. -->"
+		echo
+		echo "Command: \`make bench-native\` ($(grep -c . <<< "$(ls "$D"/results-*.txt)") builds),"
+		echo "provenance (commit, host, configuration): [provenance.txt](provenance.txt); each rep's median"
+		echo "batch per case and side, every rep of every build: results-*.txt.gz; every figure by key: [figures.tsv](figures.tsv)."
 		echo "The instruction ratios (icount) are make bench's, from"
 		echo "[../results/report.txt](../results/report.txt): x86_64's bench kernel under QEMU. Both"
 		echo "kernels' eligibility tests take the 128-bit product (bench-native selects"
 		echo "ARCH_SUPPORTS_INT128 for UML's x86_64, as arch/x86 does)."
 		echo
 		echo "Each case calls one function out of line in a loop, the same loop for both sides, on the"
-		echo "same prepared state (kernel/sched/rust/debug/fair_bench.c); ns C and ns Rust are the medians"
-		echo "over the reps of the time per call minus the empty loop's; ratio is Rust/C (stock_ rows:"
-		echo "fair.c's C over 7.3.4's stock C; dispatch_ rows: through the debug option's switch;"
-		echo "control_ rows: a copy of fair.c's C, the same source at another address, over fair.c's C), the"
-		echo "geometric mean of the reps' ratios with its 95 % t interval; the last column is the TOST"
-		echo "verdict against a 2 % margin. The guest has one CPU (UML's SMP needs its seccomp mode; see"
-		echo "tests/bench/native/run.sh) and inlines the Rust's C helpers as x86_64 does."
+		echo "same prepared state (kernel/sched/rust/debug/fair_bench.c). The builds differ only in a"
+		echo "padding object linked before fair.o, which moves fair.o's code and the benchmark loops:"
+		echo "the ratios' intervals are over the builds, the margin for \"equivalent\" is the same C at"
+		echo "two addresses (control_tg_alloc_free) over the builds. Ratio: Rust/C; stock_ rows: fair.c's"
+		echo "C over 7.3.4's stock C; dispatch_ rows: through the debug option's switch. The guest has"
+		echo "one CPU (UML's SMP needs its seccomp mode; see tests/bench/native/run.sh) and inlines the"
+		echo "Rust's C helpers as x86_64 does."
 		echo
 		echo '```'
 		cat "$D/report.txt"
@@ -150,31 +186,30 @@ if [ "${1:-}" = readme ]; then
 	exit 0
 fi
 stage "UML tree" native_tree
-stage build build
 stage tree tree
-rm -f "$res"
-stage run env RESULTS="$res" "$D/run.sh" "${NATIVE_REPS:-20}"
-# More reps, in further boots, until every Rust/C case's 95 % interval is
-# narrower than +-1 % or NATIVE_MAX_REPS (1000) reps have run.
-more() {
-	local have need n
-	have=${NATIVE_REPS:-20}
-	while :; do
-		need=$(/usr/bin/python3 "$TOP/scripts/bench-native-report.py" --need "$res") || return 2
-		[ "$need" -le "$have" ] && break
-		[ "$have" -ge "${NATIVE_MAX_REPS:-1000}" ] && { log "stopping at $have reps (NATIVE_MAX_REPS): the widest case needs $need"; break; }
-		n=$(( need - have ))
-		[ $(( have + n )) -le "${NATIVE_MAX_REPS:-1000}" ] || n=$(( ${NATIVE_MAX_REPS:-1000} - have ))
-		log "$have reps: the widest Rust/C interval needs $need: $n more"
-		RESULTS="$res" APPEND=1 REP_BASE=$have "$D/run.sh" "$n" > /dev/null || return
-		have=$(( have + n ))
-	done
-}
-stage "more reps" more
-stage report report
+. "$TOP/scripts/provenance.sh"
+rm -f "$D"/results-*.txt
+provenance_begin "$D/provenance.txt" "make bench-native NATIVE_BUILDS=${#PADS[@]} NATIVE_REPS=${NATIVE_REPS:-100}" \
+	"UML x86_64 (configs/native.config: the debug and bench options, ARCH_SUPPORTS_INT128, x86_64's inline helpers), $((${#PADS[@]})) layouts: padding ${PADS[*]} bytes before fair.o" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/native.config tests/bench/native scripts/bench-native.sh scripts/bench-native-report.py scripts/stats.py" \
+	"$TOP/configs/native.config"
+i=0
+for pad in "${PADS[@]}"; do
+	i=$((i + 1))
+	stage "build $i of ${#PADS[@]} (padding $pad)" build "$pad"
+	[ $i = 1 ] && { cp "$B/.config" "$D/config"; echo "config: $(sha256sum "$D/config" | cut -c1-16) of the UML kernel's .config" >> "$D/provenance.txt"; }
+	cp "$B/linux" "$D/linux"
+	where=$(nm "$B/linux" | awk '$3 == "pick_next_task_fair" { print $1; exit }')
+	stage "run $i of ${#PADS[@]}" env RESULTS="$D/results-$i.txt" "$D/run.sh" "${NATIVE_REPS:-100}"
+	sed -i "1a # layout: padding $pad bytes before fair.o; pick_next_task_fair() at 0x${where:-?}" "$D/results-$i.txt"
+done
+provenance_end "$D/provenance.txt"
+stage report report "$D" | tee "$D/report.txt"
 if [ "${1:-}" = bundle ]; then
-	rm -f "$D/results-"*.txt
 	tar -C "$CACHE" -czf "$CACHE/bench-native.tar.gz" \
 		bench-native/linux bench-native/root bench-native/run.sh
 	log "bundle: $CACHE/bench-native.tar.gz ($(du -h "$CACHE/bench-native.tar.gz" | cut -f1)): tar xzf it anywhere, run bench-native/run.sh"
+fi
+if [ -n "${BENCH_SAVE:-}" ]; then
+	"$0" readme
 fi

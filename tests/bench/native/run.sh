@@ -42,6 +42,7 @@ smp=
 	echo "# make bench-native: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "# host: $(uname -srm); $online CPUs online"
 	echo "# cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
+	echo "# cpu-mhz: $(sed -n 's/^cpu MHz[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
 	echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# pinned: ${pin:-no (no taskset)}; guest: $ncpus CPU(s), $reps reps, batches x$scale"
 } > "$tmp/head"
