@@ -5,7 +5,20 @@
 the debug option) head to head, from the boots' consoles and the per-call
 plugin's records.
 
-  bench-prod-report.py <results dir>
+  bench-prod-report.py <results dir>               from the boots' records
+  bench-prod-report.py --calls <results dir>       from calls.tsv.gz alone
+
+Every call's instruction count is kept in <results dir>/calls.tsv.gz, as a
+histogram per boot and piece ("boot kernel set piece instructions calls"),
+and the console lines it reads in consoles.tsv.gz: the report reads them, so that the committed file gives every
+median, mean, path and interval again. figures.tsv gets every figure by key
+(scripts/check-claims.py).
+
+The noise: stock and =n differ only by the series' C patches, which change
+the pick alone (scripts/check-off.sh checks it instruction for instruction),
+so for every other piece =n/stock compares identical code: its gap, beside
+each =y/=n gap of that piece, is what the boots' timing alone moves; a =y/=n
+gap no larger than it is reported as within noise.
 
 Per piece: the function measured (the same in every kernel: the innermost
 one that the piece is inlined into and that each kernel has as a symbol),
@@ -25,10 +38,12 @@ scripts/stats.py's. The selftests per kernel; a case that fails on every =y boot
 passes on every =n boot fails the report (exit 1), as does a boot that
 failed or a piece with no recorded call.
 """
+import gzip
 import os
 import re
 import subprocess
 import sys
+from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import percall_data  # noqa: E402
@@ -40,6 +55,64 @@ MARGIN_CALL = stats.MARGIN["call"]
 MARGIN_WORKLOAD = stats.MARGIN["workload"]
 # A call of more instructions than this is a long one (reported apart).
 LONG = 1000
+# The pieces whose code the series' C patches change (stock against =n is
+# not a same-code control for them).
+C_PATCHED = ("pick", "pick_wakeup")
+FIG = {}
+
+
+def fig(key, value):
+    FIG[key] = value
+
+
+def write_calls(rdir, order, _unused):
+    """calls.tsv.gz: per boot and piece, each instruction count and how many
+    calls took it."""
+    with gzip.open(os.path.join(rdir, "calls.tsv.gz"), "wt") as f:
+        f.write("# boot\tkernel\tset\tpiece\tinstructions\tcalls\n")
+        for (name, kernel, idx), per in order:
+            for piece, v in per.items():
+                for x, k in sorted(Counter(v).items()):
+                    f.write(f"{name}\t{kernel}\t{idx}\t{piece}\t{x}\t{k}\n")
+
+
+CONSOLE_LINES = re.compile(r"^RSC: (?:wbench|cgsel|stress_suite) .*$", re.M)
+CONSOLES = {}
+
+
+def console(rdir, name):
+    """The lines of a boot's console that the report reads: from the boot's
+    console.log, else from consoles.tsv.gz (which the report writes)."""
+    if name not in CONSOLES:
+        text = read(os.path.join(rdir, name, "console.log"))
+        CONSOLES[name] = "\n".join(CONSOLE_LINES.findall(text))
+    return CONSOLES[name]
+
+
+def write_consoles(rdir, names):
+    with gzip.open(os.path.join(rdir, "consoles.tsv.gz"), "wt") as f:
+        for name in names:
+            for line in console(rdir, name).splitlines():
+                f.write(f"{name}\t{line}\n")
+
+
+def read_consoles(rdir):
+    with gzip.open(os.path.join(rdir, "consoles.tsv.gz"), "rt") as f:
+        for line in f:
+            name, _, text = line.rstrip("\n").partition("\t")
+            CONSOLES[name] = (CONSOLES.get(name, "") + "\n" + text).lstrip("\n")
+
+
+def read_calls(rdir):
+    """The calls of calls.tsv.gz: {(name, kernel, set): {piece: [counts]}}."""
+    out = {}
+    with gzip.open(os.path.join(rdir, "calls.tsv.gz"), "rt") as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            name, kernel, idx, piece, x, k = line.split("\t")
+            out.setdefault((name, kernel, int(idx)), {}).setdefault(piece, []).extend([int(x)] * int(k))
+    return out
 
 
 def read(path):
@@ -128,7 +201,8 @@ plot 'ratios.dat' using ($6 == 0 ? $1 : 1/0):3:4:5 with yerrorbars pt 7 lc rgb '
 
 
 def main():
-    rdir = sys.argv[1]
+    from_calls = sys.argv[1] == "--calls"
+    rdir = sys.argv[-1]
     problems = []
     bl = boots(rdir)
     if not bl:
@@ -148,19 +222,37 @@ def main():
     # Per-call records per piece, kernel and boot.
     calls = {}    # (piece, kernel) -> [list per boot]
     left = {}     # (piece, kernel) -> calls left out
+    if from_calls:
+        kept = read_calls(rdir)
+        read_consoles(rdir)
+        for line in read(os.path.join(rdir, "left-out.tsv")).splitlines():
+            piece, kernel, n = line.split("\t")
+            left[(piece, kernel)] = int(n)
+    else:
+        kept = {}
+        for name, kernel, idx, rc in bl:
+            d = os.path.join(rdir, name)
+            runs, records, excluded, why = percall_data.load(
+                os.path.join(d, "raw"), read(os.path.join(d, "console.log")),
+                read(os.path.join(d, "percall.log")), list(pieces))
+            if why:
+                problems.append(f"{name}: {why}")
+                continue
+            kept[(name, kernel, idx)] = {
+                piece: [r[0] for (p, wl, side), recs in records.items() if p == piece for r in recs]
+                for piece in pieces}
+            for piece in pieces:
+                left[(piece, kernel)] = left.get((piece, kernel), 0) + sum(
+                    n for (p, wl, side), n in excluded.items() if p == piece)
+        write_calls(rdir, sorted(kept.items(), key=lambda t: (t[0][2], t[0][0])), None)
+        write_consoles(rdir, [b[0] for b in bl])
+        with open(os.path.join(rdir, "left-out.tsv"), "w") as f:
+            for (piece, kernel), n in sorted(left.items()):
+                f.write(f"{piece}\t{kernel}\t{n}\n")
     for name, kernel, idx, rc in bl:
-        d = os.path.join(rdir, name)
-        runs, records, excluded, why = percall_data.load(
-            os.path.join(d, "raw"), read(os.path.join(d, "console.log")),
-            read(os.path.join(d, "percall.log")), list(pieces))
-        if why:
-            problems.append(f"{name}: {why}")
-            continue
-        for piece in pieces:
-            v = [r[0] for (p, wl, side), recs in records.items() if p == piece for r in recs]
-            calls.setdefault((piece, kernel), []).append(v)
-            left[(piece, kernel)] = left.get((piece, kernel), 0) + sum(
-                n for (p, wl, side), n in excluded.items() if p == piece)
+        if (name, kernel, idx) in kept:
+            for piece in pieces:
+                calls.setdefault((piece, kernel), []).append(kept[(name, kernel, idx)].get(piece, []))
 
     print("Instructions per call at the production call sites (per-call plugin, no cache model),")
     print("all boots pooled; paths: the counts that 5 % of the calls or more take, with their share.")
@@ -182,6 +274,12 @@ def main():
                 print(f"{piece + ' (' + str(fn) + ')':34s} {kernel:6s} {'none':>8s}")
                 continue
             ps = stats.format_mix(stats.path_mix(v))
+            fig(f"{piece}.{kernel}.calls", len(v))
+            fig(f"{piece}.{kernel}.median", percall_data.pct(v, 50))
+            fig(f"{piece}.{kernel}.mean", f"{percall_data.mean(v):.1f}")
+            fig(f"{piece}.{kernel}.paths", ps)
+            for x, _, f in stats.path_mix(v):
+                fig(f"{piece}.{kernel}.path.{x}", f"{100 * f:.0f}%")
             print(f"{piece + ' (' + str(fn) + ')':34s} {kernel:6s} {len(v):8d} {left.get((piece, kernel), 0):8d} "
                   f"{percall_data.pct(v, 50):8d} {percall_data.mean(v):9.1f}  {ps}")
             # The long calls (what the function calls beyond the piece:
@@ -216,9 +314,36 @@ def main():
                 rs = (f"; calls up to {LONG} instructions: mean {percall_data.mean(sb) / percall_data.mean(sa):.3f}"
                       + (f" (over the sets {ps2[0].est:.3f} [{ps2[0].lo:.3f}, {ps2[0].hi:.3f}]: {ps2[1]})"
                          if ps2 else ""))
+            k = f"{piece}.{b}_{a}"
+            fig(f"{k}.mean", f"{r:.3f}")
+            if ps:
+                fig(f"{k}.sets", f"{g.est:.3f}")
+                fig(f"{k}.sets_lo", f"{g.lo:.3f}")
+                fig(f"{k}.sets_hi", f"{g.hi:.3f}")
+                fig(f"{k}.verdict", str(v))
+            if sa and sb:
+                fig(f"{k}.short_mean", f"{percall_data.mean(sb) / percall_data.mean(sa):.3f}")
             print(f"  {b}/{a}: mean {r:.3f} ({sets}), "
                   f"median {percall_data.pct(vb, 50)}/{percall_data.pct(va, 50)} = "
                   f"{percall_data.pct(vb, 50) / max(1, percall_data.pct(va, 50)):.3f}{rs}")
+            # The same-code control beside the =y/=n gap.
+            if (a, b) == ("off", "prod"):
+                po, ps_ = calls.get((piece, "stock"), []), calls.get((piece, "off"), [])
+                vs = sorted(x for y in po for x in y)
+                if piece in C_PATCHED or not vs:
+                    print("    noise: no same-code control (the series' C patches change this piece on =n)")
+                else:
+                    gap_mean = abs(r - 1)
+                    ctl_mean = abs(percall_data.mean(va) / percall_data.mean(vs) - 1)
+                    gap_med = abs(percall_data.pct(vb, 50) - percall_data.pct(va, 50))
+                    ctl_med = abs(percall_data.pct(va, 50) - percall_data.pct(vs, 50))
+                    within = gap_mean <= ctl_mean and gap_med <= ctl_med
+                    fig(f"{piece}.noise.mean", f"{ctl_mean:.3f}")
+                    fig(f"{piece}.noise.median", ctl_med)
+                    fig(f"{piece}.prod_off.within_noise", "yes" if within else "no")
+                    print(f"    noise (=n/stock, identical code): means {1 + ctl_mean:.3f} apart, medians"
+                          f" {ctl_med} apart; =y/=n: {1 + gap_mean:.3f} and {gap_med}: "
+                          + ("within noise" if within else "larger than the same-code gap"))
             pp = paired_paths(va, vb)
             if pp:
                 print("    paths paired by share (a route taken as often on both): "
@@ -231,7 +356,7 @@ def main():
     wb = {}
     for name, kernel, idx, rc in bl:
         for m in re.finditer(r"^RSC: wbench (\S+) (\S+) ([0-9.]+) (higher|lower)$",
-                             read(os.path.join(rdir, name, "console.log")), re.M):
+                             console(rdir, name), re.M):
             wb.setdefault((m.group(2), m.group(4)), {}).setdefault(kernel, []).append(float(m.group(3)))
     if wb:
         print("Workloads (TCG wall time, every round of every boot; 95 % t interval of the mean;")
@@ -255,15 +380,25 @@ def main():
     # Selftests per kernel.
     cases = {}
     for name, kernel, idx, rc in bl:
-        con = read(os.path.join(rdir, name, "console.log"))
+        con = console(rdir, name)
         for m in re.finditer(r"^RSC: cgsel prod (not ok|ok) \d+ (\S+)", con, re.M):
             cases.setdefault(m.group(2), {}).setdefault(kernel, []).append(m.group(1) == "ok")
         for m in re.finditer(r"^RSC: stress_suite prod (\S+) rc (\d+)", con, re.M):
             cases.setdefault(m.group(1), {}).setdefault(kernel, []).append(m.group(2) == "0")
     if cases:
-        print("Kernel selftests (passed/runs per kernel):")
+        print("Kernel selftests (passed/runs per kernel; where =y and =n differ, the exact 95 % interval")
+        print("of each pass rate and Fisher's exact test of =y against =n):")
         for case, per in sorted(cases.items()):
             cells = " ".join(f"{k}={sum(per.get(k, []))}/{len(per.get(k, []))}" for k in KERNELS)
+            for k in KERNELS:
+                fig(f"selftest.{case}.{k}", f"{sum(per.get(k, []))}/{len(per.get(k, []))}")
+            p, o = per.get("prod", []), per.get("off", [])
+            if p and o and sum(p) * len(o) != sum(o) * len(p):
+                ip, io = stats.rate_interval(sum(p), len(p)), stats.rate_interval(sum(o), len(o))
+                pv = stats.rates_p(sum(p), len(p), sum(o), len(o))
+                fig(f"selftest.{case}.p", f"{pv:.3f}")
+                cells += (f"  =y [{ip.lo:.2f}, {ip.hi:.2f}], =n [{io.lo:.2f}, {io.hi:.2f}],"
+                          f" Fisher p={pv:.3f}")
             flag = ""
             p, o = per.get("prod", []), per.get("off", [])
             if p and o and not any(p) and all(o):
@@ -274,6 +409,9 @@ def main():
     else:
         problems.append("no selftest result on any boot")
 
+    with open(os.path.join(rdir, "figures.tsv"), "w") as f:
+        for k, v in FIG.items():
+            f.write(f"{k}\t{v}\n")
     if problems:
         print("PROBLEMS:")
         for p in problems:

@@ -4,10 +4,12 @@
 # make bench-prod: the production kernels head to head. Three kernels of one
 # configuration (configs/base.config + <arch>.config + distro.config), each
 # built as a user builds it:
-#   stock  7.3.4 as Debian ships it (the pristine tree, nothing of the series)
+#   stock  Debian's 7.3.4 source, nothing of the series, built with this
+#          project's clang and configuration (not Debian's kernel: Debian
+#          builds with GCC and its own configuration)
 #   off    CONFIG_SCHED_RUST_CFS=n: 7.3.4 plus the series' C patches
 #   prod   CONFIG_SCHED_RUST_CFS=y without the debug option: the Rust pieces
-# booted in alternation, BENCH_PROD_BOOTS boots each (3), the order of every
+# booted in alternation, BENCH_PROD_BOOTS boots each (5), the order of every
 # set of three shuffled, each under the per-call plugin (tests/bench/percall.c,
 # no cache model) with the same workloads (tests/boot/init, prodbench):
 # instructions per call of the function each piece is inlined into in all
@@ -18,14 +20,17 @@
 # $CACHE/bench-results-prod (make bench-readme-prod copies them into
 # tests/bench/results-prod/). Fails when a boot fails or a selftest case fails
 # on every prod boot while passing on every off boot.
-# Variables: BENCH_PROD_BOOTS (3), BENCH_PROD_ROUNDS (workload rounds per
+# The run records its provenance ($R/provenance.txt: commit, dirty flag,
+# .config hashes, host, load) and every call's instruction count
+# ($R/calls.tsv.gz); BENCH_SAVE=1 then writes tests/bench/results-prod/.
+# Variables: BENCH_PROD_BOOTS (5), BENCH_PROD_ROUNDS (workload rounds per
 # boot, 2), BENCH_PROD_SEED (the shuffle's seed; default from the clock).
 
 . "$(dirname "$0")/common.sh"
 . "$TOP/scripts/bench-lib.sh"
 
 t0=$(date +%s)
-boots=${BENCH_PROD_BOOTS:-3}
+boots=${BENCH_PROD_BOOTS:-5}
 rounds=${BENCH_PROD_ROUNDS:-2}
 seed=${BENCH_PROD_SEED:-$(date +%s)}
 kernels="stock off prod"
@@ -43,6 +48,11 @@ rm -rf "$R"
 mkdir -p "$R"
 percall_plugins
 prod_percall_conf "$R" $kernels
+. "$TOP/scripts/provenance.sh"
+provenance_begin "$R/provenance.txt" "make bench-prod BENCH_PROD_BOOTS=$boots BENCH_PROD_ROUNDS=$rounds BENCH_PROD_SEED=$seed" \
+	"$KARCH production kernels stock, =n (off) and =y (prod), configs/base.config + $KARCH.config + distro.config, under QEMU TCG with the per-call plugin" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot/init tests/boot/schedbench.c tests/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/stats.py" \
+	"$(bdir stock)/.config" "$(bdir off)/.config" "$(bdir prod)/.config"
 
 {
 	echo "==== rust-sched-cfs production kernels, $(date -u '+%Y-%m-%d %H:%M UTC') ===="
@@ -89,6 +99,7 @@ for ((i = 1; i <= boots; i++)); do
 done
 echo "duration: $(( $(date +%s) - t0 )) s for the builds and the $((boots * 3)) boots; host load at the end $(cut -d' ' -f1-3 /proc/loadavg) (the wall-time figures move with it, the instruction counts do not)" >> "$R/header.txt"
 
+provenance_end "$R/provenance.txt"
 cat "$R/header.txt"
 echo
 report_rc=0
@@ -97,3 +108,6 @@ cat "$R/report.txt"
 echo "(results, plots and consoles: $R; make bench-readme-prod writes them to tests/bench/results-prod/)"
 [ ${#failed[@]} = 0 ] || fail "boots failed: ${failed[*]}"
 [ $report_rc = 0 ] || fail "bench-prod-report found a problem (above)"
+if [ -n "${BENCH_SAVE:-}" ]; then
+	BENCH_README=prod "$TOP/scripts/bench-readme.sh"
+fi

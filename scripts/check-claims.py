@@ -1,0 +1,270 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make check-claims: every figure the documents quote, against the result it
+comes from.
+
+The files of tests/bench/claims/ name the sources (result directories), the
+documents and, for every figure a document quotes, where it comes from:
+
+    source <name> <directory>
+    document <path>
+    <document> | <figure> | <anchor> | <name>:<key>
+    <document> | <figure> | <anchor> | in <path>: <text of that file>
+    <document> | <figure> | <anchor> | const: <why it is not a measurement>
+
+<anchor> is text of the document that holds <figure> (whitespace is
+collapsed on both sides); <key> is a key of the source's figures.tsv, or
+min(<glob>), max(<glob>), count(<glob>) over its keys. A numeric figure must
+equal the key's value rounded to the figure's own decimals (thousands
+separators and a trailing % are read as written); any other must be part of
+the value's text. "in" ties a parameter to the code that sets it (the file
+must hold the text); "const" is for what is not measured at all.
+
+The check fails on:
+- a source without provenance.txt written by its run, without a commit, with
+  a dirty tree, with a commit that is not an ancestor of HEAD, or whose
+  commit's copy of the paths it measures ("measures:") differs from HEAD's
+  (for patches/, the diffs: a commit message is not code);
+- a claim whose anchor is not in its document, whose figure is not in its
+  anchor, or whose source does not hold the figure;
+- a figure of a listed document that no claim covers: decimals (0.84, not a
+  version such as 7.3.4), numbers with thousands separators, percentages,
+  slash lists (58/82/88), "N of M" and "N against M" (markdown code blocks and
+  a patch's diff are not read).
+It prints how many figures it checked in how many documents.
+"""
+
+import fnmatch
+import os
+import re
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLAIMS = os.path.join(TOP, "tests/bench/claims")
+
+FIGURE = re.compile(
+    r"(?<![\w.,/-])(?:"
+    r"\d+(?:/\d+)+"                     # 58/82/88
+    r"|\d+ (?:of|against) \d[\d,]*"     # 61 of 64, 13,239 against 13,248
+    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?"    # 13,239
+    r"|\d+\.\d+(?! ?%)"                 # 0.84
+    r"|\d+(?:\.\d+)? ?%"                # 42 %
+    r")(?![\w/]|[.,]\d)")
+
+
+def git(*args):
+    return subprocess.run(["git", "-C", TOP, *args], capture_output=True, text=True)
+
+
+def norm(text):
+    return re.sub(r"\s+", " ", text)
+
+
+def readable(path):
+    """The text of a document that the check reads, with the other parts
+    blanked (offsets kept): markdown code blocks, a patch's diff."""
+    text = open(os.path.join(TOP, path)).read()
+    if path.endswith(".patch"):
+        m = re.search(r"^---$", text, re.M)
+        if m:
+            text = text[:m.start()]
+    if path.endswith(".md"):
+        text = re.sub(r"```.*?```", lambda m: re.sub(r"[^\n]", " ", m[0]), text, flags=re.S)
+    return text
+
+
+def code_of(commit, path):
+    """The content a result measured: a patch's diff only."""
+    r = git("show", f"{commit}:{path}")
+    if r.returncode:
+        return None
+    t = r.stdout
+    if path.startswith("patches/") and path.endswith(".patch"):
+        i = t.find("\ndiff --git ")
+        t = t[i:] if i >= 0 else t
+    return t
+
+
+def stale(commit, paths):
+    """The measured files that differ between the commit and HEAD."""
+    out = []
+    for p in paths:
+        files = set()
+        for c in (commit, "HEAD"):
+            r = git("ls-tree", "-r", "--name-only", c, "--", p)
+            files |= set(r.stdout.split())
+        for f in sorted(files):
+            if code_of(commit, f) != code_of("HEAD", f):
+                out.append(f)
+    return out
+
+
+class Source:
+    def __init__(self, name, path):
+        self.name, self.path, self.errors, self.fig, self.prov = name, path, [], {}, {}
+        full = os.path.join(TOP, path)
+        try:
+            for line in open(os.path.join(full, "provenance.txt")):
+                k, _, v = line.partition(": ")
+                self.prov.setdefault(k.strip(), v.strip())
+        except OSError:
+            self.errors.append(f"{path}: no provenance.txt: a result without its provenance is refused")
+            return
+        commit = self.prov.get("commit", "")
+        if not self.prov.get("recorded", "").startswith("yes"):
+            self.errors.append(f"{path}/provenance.txt: not recorded by the run")
+        if not re.fullmatch(r"[0-9a-f]{40}", commit):
+            self.errors.append(f"{path}/provenance.txt: no commit")
+            return
+        if self.prov.get("dirty", "") != "no":
+            self.errors.append(f"{path}/provenance.txt: measured a dirty tree ({self.prov.get('dirty')})")
+        if git("cat-file", "-e", commit + "^{commit}").returncode:
+            self.errors.append(f"{path}/provenance.txt: commit {commit[:12]} is not in this repository's history")
+            return
+        if git("merge-base", "--is-ancestor", commit, "HEAD").returncode:
+            self.errors.append(f"{path}/provenance.txt: commit {commit[:12]} is not an ancestor of HEAD")
+        measures = self.prov.get("measures", "").split()
+        if not measures:
+            self.errors.append(f"{path}/provenance.txt: no 'measures:' paths")
+        changed = stale(commit, measures)
+        if changed:
+            self.errors.append(f"{path}: measured {commit[:12]}, and the code it measures changed since: "
+                               + " ".join(changed[:8]) + (" ..." if len(changed) > 8 else ""))
+        try:
+            for line in open(os.path.join(full, "figures.tsv")):
+                k, _, v = line.rstrip("\n").partition("\t")
+                self.fig[k] = v
+        except OSError:
+            self.errors.append(f"{path}: no figures.tsv")
+
+    def value(self, key):
+        m = re.fullmatch(r"(min|max|count)\((.+)\)", key)
+        if not m:
+            return self.fig.get(key)
+        keys = [k for k in self.fig if fnmatch.fnmatchcase(k, m[2])]
+        if not keys:
+            return None
+        if m[1] == "count":
+            return str(len(keys))
+        vals = [float(self.fig[k]) for k in keys]
+        return repr(min(vals) if m[1] == "min" else max(vals))
+
+
+def number(s):
+    s = s.replace(",", "").replace("%", "").strip()
+    try:
+        return float(s), (len(s.split(".")[1]) if "." in s else 0)
+    except ValueError:
+        return None, 0
+
+
+def holds(figure, value):
+    f, dec = number(figure)
+    v, _ = number(value) if value is not None else (None, 0)
+    if f is not None and v is not None:
+        return round(v, dec) == f or f"{v:.{dec}f}" == figure.replace(",", "").replace("%", "").strip()
+    return value is not None and norm(figure) in norm(value)
+
+
+def main():
+    sources, docs, claims, errors = {}, [], [], []
+    rows = []
+    for name in sorted(os.listdir(CLAIMS)):
+        if name.endswith(".txt"):
+            rows += [(f"{name}:{n}", line) for n, line in enumerate(open(os.path.join(CLAIMS, name)), 1)]
+    for n, line in rows:
+        line = line.rstrip("\n")
+        if not line.strip() or line.startswith("#"):
+            continue
+        f = line.split()
+        if f[0] == "source" and len(f) == 3:
+            sources[f[1]] = Source(f[1], f[2])
+            continue
+        if f[0] == "document" and len(f) == 2:
+            docs.append(f[1])
+            continue
+        parts = [p.strip() for p in line.split(" | ")]
+        if len(parts) != 4:
+            errors.append(f"{n}: not '<document> | <figure> | <anchor> | <source>'")
+            continue
+        claims.append((n, *parts))
+    for s in sources.values():
+        errors += s.errors
+    texts = {}
+    for d in docs:
+        try:
+            texts[d] = readable(d)
+        except OSError:
+            errors.append(f"{d}: listed in tests/bench/claims/, not found")
+    covered = {d: [] for d in texts}
+    used, consts, params = 0, 0, 0
+    for n, doc, figure, anchor, src in claims:
+        where = n
+        if doc not in texts:
+            errors.append(f"{where}: {doc} is not a listed document")
+            continue
+        text = texts[doc]
+        # Find the anchor in the document, whitespace collapsed.
+        pat = r"\s+".join(re.escape(w) for w in anchor.split())
+        hits = list(re.finditer(pat, text))
+        if not hits:
+            errors.append(f"{where}: {doc}: anchor not found: \"{anchor}\"")
+            continue
+        fpat = r"\s+".join(re.escape(w) for w in figure.split())
+        spans = []
+        for h in hits:
+            fm = [m for m in re.finditer(fpat, h[0])]
+            if not fm:
+                break
+            spans += [(h.start() + m.start(), h.start() + m.end()) for m in fm]
+        if not spans:
+            errors.append(f"{where}: figure {figure} is not in its anchor \"{anchor}\"")
+            continue
+        covered[doc] += spans
+        if src.startswith("const:"):
+            if len(src) < len("const: ") + 10:
+                errors.append(f"{where}: a const claim says why it is not a measurement")
+            consts += 1
+            continue
+        m = re.fullmatch(r"in (\S+): (.+)", src)
+        if m:
+            try:
+                body = norm(open(os.path.join(TOP, m[1])).read())
+            except OSError:
+                body = None
+            if body is None or norm(m[2]) not in body:
+                errors.append(f"{where}: {m[1]} does not hold \"{m[2]}\"")
+            params += 1
+            continue
+        name, _, key = src.partition(":")
+        s = sources.get(name)
+        if s is None:
+            errors.append(f"{where}: no source {name}")
+            continue
+        v = s.value(key)
+        line = text.count("\n", 0, spans[0][0]) + 1
+        if v is None:
+            errors.append(f"{doc}:{line}: {figure}: {name} has no {key} ({s.path}/figures.tsv)")
+        elif not holds(figure, v):
+            errors.append(f"{doc}:{line}: {figure}: {s.path} says {key} = {v}")
+        used += 1
+    found = 0
+    for d, text in texts.items():
+        for m in FIGURE.finditer(text):
+            found += 1
+            if not any(a <= m.start() and m.end() <= b for a, b in covered[d]):
+                line = text.count("\n", 0, m.start()) + 1
+                ctx = norm(text[max(0, m.start() - 40):m.end() + 20]).strip()
+                errors.append(f"{d}:{line}: {m[0]}: no claim ties it to a result (\"...{ctx}...\")")
+    for e in errors:
+        print("FAIL: " + e)
+    srcs = ", ".join(f"{s.name} ({s.prov.get('commit', '?')[:12]}, {s.prov.get('date', '?')})"
+                     for s in sources.values())
+    print(f"check-claims: {found} figures in {len(texts)} documents; {used} claims tied to results,"
+          f" {params} to the code that sets them, {consts} declared not measurements; sources: {srcs}")
+    if errors:
+        print(f"check-claims: {len(errors)} problem(s)")
+        sys.exit(1)
+
+
+main()
