@@ -33,7 +33,7 @@ BOOT_ARGS ?=
 .PHONY: all help main test test-kasan test-arm64 test-all stress latency weights cpumax boot shell bench bench-arm64 \
 	bench-prod bench-readme-prod bench-scale bench-readme bench-readme-arm64 bench-readme-scale bench-native bench-native-bundle bench-readme-native \
 	kunit kunit-uml kunit-spec setup fetch overlay patches series-branch series-import check-series \
-	lint check-off check-inline check-rust-min check-unsound check-harness clean
+	lint check-off check-inline check-rust-min check-unsound check-harness check-claims clean
 
 all: main
 
@@ -87,7 +87,7 @@ bench: ## C and Rust (and 7.3's stock pick) in the same boot: instructions per c
 bench-arm64: ## make bench on the arm64 bench kernel
 	@ARCH=arm64 $(S)/bench.sh
 
-bench-prod: ## the production kernels head to head: 7.3.4 stock, =n and =y (Rust), booted in turn under the per-call plugin
+bench-prod: ## production kernels head to head: stock, =n, =y, 5 boots each, per-call plugin; BENCH_SAVE=1
 	@$(S)/bench-prod.sh
 
 bench-readme-prod: ## write the last make bench-prod results to tests/bench/results-prod/
@@ -96,7 +96,7 @@ bench-readme-prod: ## write the last make bench-prod results to tests/bench/resu
 bench-scale: ## per-call instructions, C and Rust, at 4 to 64 CPUs in 2 to 16 LLCs, and how often each side aggregates (SCALE_SIZES=, SCALE_AGGR_RUNS=)
 	@$(S)/bench-scale.sh
 
-bench-native: ## make bench's microbenchmarks in nanoseconds on the host CPU: a UML kernel, C against Rust (NATIVE_REPS=20)
+bench-native: ## make bench's microbenchmarks in ns on the host CPU (UML), 5 layout builds x 100 reps; BENCH_SAVE=1
 	@$(S)/bench-native.sh
 
 bench-native-bundle: ## make bench-native, and a tar of its UML kernel, root and runner that runs on any x86_64 Linux host
@@ -144,7 +144,7 @@ series-import: ## write the series-branch repository's commits back into patches
 check-series: ## apply the series patch by patch, build each with the option on and off, b4 prep
 	@$(S)/check-series.sh
 
-lint: ## rustfmt, a CLIPPY=1 build, checkpatch on the series, docutils, check-unsound, check-harness, check-rust-min
+lint: ## rustfmt, CLIPPY=1, checkpatch, docutils, check-claims, check-unsound, check-harness, check-rust-min
 	@$(S)/lint.sh
 
 check-off: ## =n: every function of what the series touches identical to stock + its C patches; =y production: no twin, no panic
@@ -158,6 +158,9 @@ check-rust-min: ## build the Rust code with the kernel's minimum rustc (1.85.0)
 
 check-unsound: ## compile tests/unsound/'s misuse snippets: each must be refused with its error
 	@$(S)/check-unsound.sh
+
+check-claims: ## every figure the documents quote against the committed result it comes from (seconds)
+	@/usr/bin/python3 $(S)/check-claims.py
 
 check-harness: ## the harness itself: exit statuses, O= refusal, make help, the harness manual's report sample
 	@tests/harness/run.sh

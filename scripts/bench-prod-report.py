@@ -328,7 +328,7 @@ def main():
                   f"{percall_data.pct(vb, 50) / max(1, percall_data.pct(va, 50)):.3f}{rs}")
             # The same-code control beside the =y/=n gap.
             if (a, b) == ("off", "prod"):
-                po, ps_ = calls.get((piece, "stock"), []), calls.get((piece, "off"), [])
+                po = calls.get((piece, "stock"), [])
                 vs = sorted(x for y in po for x in y)
                 if piece in C_PATCHED or not vs:
                     print("    noise: no same-code control (the series' C patches change this piece on =n)")

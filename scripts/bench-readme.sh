@@ -4,9 +4,10 @@
 # Put the results of the last `make bench` into the repository, in
 # tests/bench/results/: the plots, the full report (report.txt) and
 # README.md, generated here from the run's tables with its command, date,
-# kernel, toolchain and flags; and the last make latency, make weights and
-# make cpumax reports. The figures are regenerated, never edited;
-# the harness manual (Documentation/rust-sched-cfs-harness.md) quotes their summary.
+# kernel, toolchain and flags, the run's provenance.txt and figures.tsv
+# (every figure by key, which make check-claims ties the documents' figures
+# to). The figures are regenerated, never edited; no document restates them
+# but through a claim of tests/bench/claims/.
 # ARCH=arm64 does the same for the last ARCH=arm64 make bench, into
 # tests/bench/results-arm64/; BENCH_CONFIG=size for the last make bench
 # BENCH_CONFIG=size, into tests/bench/results-size/; BENCH_README=scale for
@@ -14,30 +15,11 @@
 
 . "$(dirname "$0")/common.sh"
 
-# readme_block <name> <file>: the harness manual's lines between "<!-- <name>: begin -->"
-# and "<!-- <name>: end -->" become <file>'s.
-readme_block() {
-	/usr/bin/python3 - "$TOP/Documentation/rust-sched-cfs-harness.md" "$1" "$2" <<-'EOP'
-	import sys
-	readme, name, src = sys.argv[1:]
-	text = open(readme).read()
-	begin, end = f"<!-- {name}: begin -->\n", f"<!-- {name}: end -->"
-	if begin not in text or end not in text:
-	    sys.exit(f"{readme} has no {name} block")
-	head, rest = text.split(begin, 1)
-	tail = rest.split(end, 1)[1]
-	# The manual is in Documentation/: links to the results go up one level.
-	block = open(src).read().replace("](tests/", "](../tests/")
-	open(readme, "w").write(head + begin + block + end + tail)
-	EOP
-}
 
-# Which run: make bench (x86_64 bench kernel; its summary goes into the harness manual's
-# bench block), BENCH_CONFIG=size, ARCH=arm64, or BENCH_README=scale (make
-# bench-scale; the manual's scale block).
+# Which run: make bench (x86_64 bench kernel), BENCH_CONFIG=size, ARCH=arm64,
+# BENCH_README=scale (make bench-scale) or BENCH_README=prod (make bench-prod).
 tag=bench-results
 cmd="make bench"
-block=bench
 if [ "${BENCH_README:-}" = prod ]; then
 	# make bench-prod: its report as it is, with the run's header.
 	R=$CACHE/bench-results-prod
@@ -80,15 +62,12 @@ if [ "${BENCH_README:-}" = prod ]; then
 elif [ "${BENCH_README:-}" = scale ]; then
 	tag=bench-scale
 	cmd="make bench-scale"
-	block=scale
 elif [ "${BENCH_CONFIG:-distro}" = size ]; then
 	tag=bench-results-size
 	cmd="make bench BENCH_CONFIG=size"
-	block=
 elif [ "$KARCH" != x86_64 ]; then
 	tag=bench-results-$KARCH
 	cmd="ARCH=$KARCH make bench"
-	block=
 fi
 R=$CACHE/$tag
 [ -s "$R/results.md" ] && [ -s "$R/report.txt" ] || die "no complete results in $R: run $cmd first"
@@ -96,7 +75,10 @@ dst=$TOP/tests/bench/${tag/bench-/}
 [ "$tag" = bench-scale ] && dst=$TOP/tests/bench/results-scale
 rdir=${dst#"$TOP"/}
 mkdir -p "$dst"
-rm -f "$dst"/*.svg
+rm -f "$dst"/*.svg "$dst"/provenance*.txt "$dst/figures.tsv"
+. "$TOP/scripts/provenance.sh"
+provenance_copy "$R/provenance.txt" "$dst/provenance.txt"
+[ -f "$R/figures.tsv" ] && cp "$R/figures.tsv" "$dst/"
 for f in "$R"/*.svg; do
 	[ -e "$f" ] && cp "$f" "$dst/"
 done
@@ -127,31 +109,7 @@ wall=
 	echo
 	sed "s|$rdir/||g; s|tests/bench/results/||g" "$R/results.md"
 } > "$dst/README.md"
-# The paired experiments of their own targets, from their last run's
-# report (x86_64): make latency's comparison, make weights' and make
-# cpumax's summaries, each with the run's command and date.
-if [ "$block" = bench ]; then
-	for t in latency weights cpumax; do
-		src=$(bootdir "$t")/report.txt
-		[ "$t" = latency ] && src=$(bootdir "$t")/latency.txt
-		[ -s "$src" ] || continue
-		{
-			echo "command: make $t, run $(date -u -r "$src" '+%Y-%m-%d %H:%M UTC')"
-			cat "$src"
-		} > "$dst/$t.txt"
-		log "${rdir}/$t.txt written from $src"
-	done
-fi
-# The harness manual's summary of the run (make bench-scale's has its own first line).
-if [ "$block" = scale ]; then
-	readme_block scale "$R/summary.md" || die "cannot write the harness manual's scale block"
-elif [ "$block" = bench ]; then
-	{
-		echo "\`make bench\`, $(sed -n 's/^==== rust-sched-cfs benchmarks, \(.*\) ====$/\1/p' "$R/header.txt"), x86_64 bench kernel"
-		echo "([all figures](tests/bench/results/README.md)):"
-		echo
-		cat "$R/summary.md"
-	} > "$R/summary-readme.md"
-	readme_block bench "$R/summary-readme.md" || die "cannot write the harness manual's bench block"
-fi
+# make latency, make weights and make cpumax keep their own results: they
+# are not copied from a bench run (their reports predate scripts/stats.py's
+# intervals and record no provenance; tests/bench/results/ says so).
 log "${rdir}/ written from $R"

@@ -50,6 +50,7 @@ pct = percall_data.pct
 
 
 out = []
+FIG = {}    # every figure by key: figures.tsv (scripts/check-claims.py)
 
 
 def say(line=""):
@@ -163,6 +164,8 @@ if have_icount:
         c, r = ((x - e) / batch for x in icount[name])
         ratios[name] = r / c if c > 0 else 0
         say(f"{name:<18} {c:8.1f} {r:9.1f} {ratios[name]:7.3f}")
+        FIG[f"icount.{name}.c"], FIG[f"icount.{name}.rust"] = f"{c:.1f}", f"{r:.1f}"
+        FIG[f"icount.{name}.ratio"] = f"{ratios[name]:.3f}"
     say("```")
     say("")
     stock = [n for n in icases if n.startswith("stock_") and n[len("stock_"):] in icount]
@@ -171,8 +174,8 @@ if have_icount:
             "(`pick_eevdf_stock()`, which computes the eligibility sums for every entity it tests) against "
             "fair.c's C (the series' C patches: once per pick), called the same way. "
             "`C/stock` is what the C patches give every kernel, "
-            "`Rust/C` the cost of the language on the same algorithm (the C-against-Rust batches of the "
-            "table above), `Rust/stock` what a 7.3 user sees.")
+            "`Rust/C` the Rust against fair.c's C on the same algorithm, not in the same shape (the "
+            "C-against-Rust batches of the table above), `Rust/stock` what a 7.3 user sees.")
         say("")
         say("```")
         say(f"{'case':<18} {'stock net':>9} {'C net':>8} {'Rust net':>9} {'C/stock':>8} {'Rust/C':>7} "
@@ -181,6 +184,8 @@ if have_icount:
             base = name[len("stock_"):]
             st, c2 = ((x - e) / batch for x in icount[name])
             c, r = ((x - e) / batch for x in icount[base])
+            FIG[f"icount.{base}.stock"] = f"{st:.1f}"
+            FIG[f"icount.{base}.c_stock"] = f"{c2 / st if st > 0 else 0:.3f}"
             say(f"{base:<18} {st:9.1f} {c2:8.1f} {r:9.1f} {c2 / st if st > 0 else 0:8.3f} "
                 f"{r / c if c > 0 else 0:7.3f} {r / st if st > 0 else 0:10.3f}")
         say("```")
@@ -575,6 +580,9 @@ if pairs_line:
     sm.insert(min(2, len(sm)), pairs_line)
 if dispatch_line:
     sm.insert(min(3, len(sm)), dispatch_line)
+with open(os.path.join(RES, "figures.tsv"), "w") as f:
+    for k, v in FIG.items():
+        f.write(f"{k}\t{v}\n")
 with open(os.path.join(RES, "summary.md"), "w") as f:
     for item in sm:
         f.write("\n".join(textwrap.wrap(item, 100, subsequent_indent="  ", break_on_hyphens=False)) + "\n")

@@ -60,6 +60,11 @@ grep -q '^CONFIG_SCHED_RUST_CFS_SHADOW=y' "$B/.config" ||
 	echo "QEMU $($QEMU --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/'), accel ${ACCEL:-tcg,thread=single}, host $(nproc) CPUs, load average at the start $(cut -d' ' -f1-3 /proc/loadavg)"
 	"$TOP/scripts/build-flags.sh" bench
 } > "$R/header.txt"
+. "$TOP/scripts/provenance.sh"
+provenance_begin "$R/provenance.txt" "$(sed -n 's/^command: //p' "$R/header.txt")" \
+	"x86_64 bench kernel (the evaluation kernel) at 4 to 64 CPUs, under QEMU TCG with the per-call plugin" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot tests/bench/percall.c scripts/bench-scale.sh scripts/bench-scale-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/stats.py" \
+	"$B/.config"
 
 n=0
 for s in $sizes; do
@@ -87,6 +92,7 @@ for s in $sizes; do
 	log "size $c:$l: aggregation boot exit $rc after $(( $(date +%s) - ta )) s"
 done
 echo "duration: $(( $(date +%s) - t0 )) s for $n sizes and the build check" >> "$R/header.txt"
+provenance_end "$R/provenance.txt"
 
 cat "$R/header.txt"
 echo

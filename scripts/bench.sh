@@ -19,9 +19,10 @@
 #  4. make latency's workload, short: BENCH_LATENCY_PAIRS paired rounds (4,
 #     no C/C pairs) on this kernel, scripts/latency-report.py's comparison
 #     in latency.txt. BENCH_LATENCY_PAIRS=0 skips it.
-# scripts/bench-report.py prints the tables and writes the plots and the
-# results section into $CACHE/bench-results (make bench-readme copies them
-# into the repository). The kernel measured is the bench one, configured like
+# scripts/bench-report.py prints the tables and writes the plots, the
+# results section and figures.tsv (every figure by key) into
+# $CACHE/bench-results, beside the run's provenance.txt (commit, dirty flag,
+# .config hash, host); BENCH_SAVE=1 copies them into the repository. The kernel measured is the bench one, configured like
 # a distribution kernel (configs/distro.config); BENCH_CONFIG=size measures
 # tinyconfig's -Os build of the same code instead (build directory build-size,
 # results in $CACHE/bench-results-size).
@@ -68,6 +69,11 @@ percall_plugins
 	# The flags that decide the figures, from the build.
 	"$TOP/scripts/build-flags.sh" "$flavour"
 } > "$R/header.txt"
+. "$TOP/scripts/provenance.sh"
+provenance_begin "$R/provenance.txt" "$(sed -n 's/^command: //p' "$R/header.txt")" \
+	"$KARCH $flavour kernel (the evaluation kernel: the debug and bench options), under QEMU TCG" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot tests/bench/icount.c tests/bench/percall.c tests/bench/tb_insns.h scripts/bench.sh scripts/bench-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/latency-report.py scripts/stats.py" \
+	"$B/.config"
 
 # perf, built statically from the kernel tree's tools/perf for the guest's
 # perf bench sched (PERF=0 leaves it out).
@@ -136,6 +142,7 @@ if [ "${BENCH_LATENCY_PAIRS:-4}" != 0 ]; then
 fi
 
 echo "duration: $(( $(date +%s) - t0 )) s for the $nboots boots and their build check" >> "$R/header.txt"
+provenance_end "$R/provenance.txt"
 cat "$R/header.txt"
 echo
 echo "In-kernel microbenchmarks (ns per call, TCG wall time; stock_* rows: 7.3's stock C in the C column, fair.c's C in the Rust one; dispatch_* rows: C and Rust through the debug option's dispatch; control_* rows: fair.c's C against a copy of itself at another address; TCG's wall time moves with where the code lies, not only with its instructions: llc_occupancy, the same instructions but one, measured Rust/C 1.03 in one build and 1.73 in the next; the instruction counts below are the figure):"
@@ -152,3 +159,6 @@ if [ -f "$R/latency.txt" ] && [ "${BENCH_LATENCY_PAIRS:-4}" != 0 ]; then
 fi
 echo "(results, plots and consoles: $R; make bench-readme writes them to tests/bench/results/)"
 [ "$lat_rc" = 0 ] || fail "latency: the short comparison failed (exit $lat_rc): $R/latency-run.log"
+if [ -n "${BENCH_SAVE:-}" ]; then
+	"$TOP/scripts/bench-readme.sh"
+fi

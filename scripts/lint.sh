@@ -8,7 +8,8 @@
 # harness's own tests (tests/harness/run.sh), and a
 # build of the Rust code with the kernel's minimum rustc
 # (scripts/check-rust-min.sh); first shellcheck on the harness's bash
-# scripts (.shellcheckrc) and pyflakes on its Python.
+# scripts (.shellcheckrc), pyflakes on its Python and check-claims on the
+# documents' figures (scripts/check-claims.py).
 
 . "$(dirname "$0")/common.sh"
 
@@ -17,6 +18,8 @@ log "shellcheck (warnings fail) on scripts/*.sh, tests/harness/run.sh and tests/
 (cd "$TOP" && shellcheck -S warning scripts/*.sh tests/harness/run.sh tests/bench/native/run.sh tests/boot/checks.sh tests/boot/ktap-cases.sh) || fail "shellcheck found problems"
 log "pyflakes on scripts/*.py"
 /usr/bin/python3 -m pyflakes "$TOP"/scripts/*.py || fail "pyflakes found problems"
+log "check-claims: the documents' figures against the committed results"
+/usr/bin/python3 "$TOP/scripts/check-claims.py" || fail "a quoted figure does not match its result (above)"
 
 "$TOP/scripts/overlay.sh"
 B=$CACHE/build-bench
