@@ -59,6 +59,7 @@ LONG = 1000
 # not a same-code control for them).
 C_PATCHED = ("pick", "pick_wakeup")
 FIG = {}
+ROW = {}    # piece -> the README's table row (table.md)
 
 
 def fig(key, value):
@@ -278,6 +279,7 @@ def main():
             fig(f"{piece}.{kernel}.median", percall_data.pct(v, 50))
             fig(f"{piece}.{kernel}.mean", f"{percall_data.mean(v):.1f}")
             fig(f"{piece}.{kernel}.paths", ps)
+            ROW.setdefault(piece, {"fn": fn})[kernel] = (ps, percall_data.pct(v, 50))
             for x, _, f in stats.path_mix(v):
                 fig(f"{piece}.{kernel}.path.{x}", f"{100 * f:.0f}%")
             print(f"{piece + ' (' + str(fn) + ')':34s} {kernel:6s} {len(v):8d} {left.get((piece, kernel), 0):8d} "
@@ -338,6 +340,9 @@ def main():
                     gap_med = abs(percall_data.pct(vb, 50) - percall_data.pct(va, 50))
                     ctl_med = abs(percall_data.pct(va, 50) - percall_data.pct(vs, 50))
                     within = gap_mean <= ctl_mean and gap_med <= ctl_med
+                    ROW.setdefault(piece, {"fn": fn})["noise"] = (
+                        f"=y/=n {1 + gap_mean:.3f}, =n/stock {1 + ctl_mean:.3f}: "
+                        + ("within noise" if within else "beyond the same-code gap"))
                     fig(f"{piece}.noise.mean", f"{ctl_mean:.3f}")
                     fig(f"{piece}.noise.median", ctl_med)
                     fig(f"{piece}.prod_off.within_noise", "yes" if within else "no")
@@ -412,6 +417,16 @@ def main():
     with open(os.path.join(rdir, "figures.tsv"), "w") as f:
         for k, v in FIG.items():
             f.write(f"{k}\t{v}\n")
+    # The table README.md copies (scripts/check-claims.py checks the copy).
+    with open(os.path.join(rdir, "table.md"), "w") as f:
+        f.write("| piece (function) | `=y` paths (share) | `=n` paths (share) | stock paths (share) "
+                "| medians `=y` / `=n` / stock | means, `=y`/`=n` against the same-code gap |\n")
+        f.write("|---|---|---|---|---|---|\n")
+        for piece, r in ROW.items():
+            cell = [r.get(k, ("", 0)) for k in KERNELS]
+            noise = r.get("noise", "no same-code control (the C patches change it)")
+            f.write(f"| {piece} (`{r['fn']}()`) | {cell[2][0]} | {cell[1][0]} | {cell[0][0]} "
+                    f"| {cell[2][1]} / {cell[1][1]} / {cell[0][1]} | {noise} |\n")
     if problems:
         print("PROBLEMS:")
         for p in problems:

@@ -30,7 +30,7 @@ if [ "${BENCH_README:-}" = prod ]; then
 	rm -f "$dst"/*
 	provenance_copy "$R/provenance.txt" "$dst/provenance.txt"
 	cat "$R/header.txt" "$R/report.txt" > "$dst/report.txt"
-	cp "$R/calls.tsv.gz" "$R/consoles.tsv.gz" "$R/left-out.tsv" "$R/boots.txt" "$R/pieces.txt" "$R/figures.tsv" "$dst/"
+	cp "$R/calls.tsv.gz" "$R/consoles.tsv.gz" "$R/left-out.tsv" "$R/boots.txt" "$R/pieces.txt" "$R/figures.tsv" "$R/table.md" "$dst/"
 	[ -f "$R/ratios.svg" ] && cp "$R/ratios.svg" "$dst/"
 	# The committed calls give the same report (figures.tsv included).
 	/usr/bin/python3 "$TOP/scripts/bench-prod-report.py" --calls "$dst" | cmp -s - "$R/report.txt" ||

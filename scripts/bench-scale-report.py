@@ -203,6 +203,9 @@ def size_data(cpus, llcs):
     return r
 
 
+WINDOWS = set()
+
+
 def aggr_data(cpus, llcs):
     """One size's aggregation boot (rsc.mode=aggr): per side, the runs'
     "aggr" lines as dicts, or None; its problems go to `problems`."""
@@ -220,6 +223,10 @@ def aggr_data(cpus, llcs):
         return None
     # The runs asked for: rsc.runs per side for each epoch_affinity_timeout.
     start = re.findall(r"^RSC: aggr_start .*\bruns (\d+) .*\btimeouts (\S+)$", con, re.M)
+    w = re.findall(r"^RSC: aggr_start .*\bseconds (\d+) pref_cap (\d+)", con, re.M)
+    if w:
+        WINDOWS.add(w[-1][0] + " s" if w[-1][0] == w[-1][1] else
+                    f"at least {w[-1][0]} s and on until a thread has one, at most {w[-1][1]} s: not a fixed window")
     want = int(start[-1][0]) * len(start[-1][1].split(",")) if start else 0
     r = {"host_s": int(host_s), "c": [], "rust": []}
     for m in re.finditer(r"^RSC: aggr (c|rust) \d+ timeout (\d+) (.*)$", con, re.M):
@@ -239,6 +246,7 @@ def aggr_data(cpus, llcs):
 
 data = [size_data(c, l) for c, l in SIZES]
 aggr = [aggr_data(c, l) for c, l in SIZES]
+AGGR_WINDOW = ", ".join(sorted(WINDOWS)) or "none recorded"
 with open(os.path.join(RES, "header.txt")) as f:
     header = f.read()
 
@@ -371,19 +379,22 @@ say("")
 say("How often and how soon cache-aware scheduling gives the threads of one process a preferred LLC, "
     "per side, in the bench kernel without the plugin (`rsc.mode=aggr`): the same threads workload, "
     "run after run, the sides in a random order per round, `aggr_tolerance` 100, the kernel's "
-    "`epoch_affinity_timeout`. Each run lasts a second from the moment its threads exist and on "
-    "until one of them has a preferred LLC, at most 30 s; schedbench's main thread, at a real-time "
-    "priority, reads `llc_state` every 100 ms once the threads exist (it is not counted). `pref`: runs "
-    "in which a thread got a preferred LLC; `after ms`: from the end of the threads' creation to the "
+    "`epoch_affinity_timeout`. Each run is watched for a fixed window from the last thread's creation "
+    f"({AGGR_WINDOW}), whether or not a thread gets a preferred LLC in it; schedbench's main thread, at a "
+    "real-time priority, reads `llc_state` every 100 ms once the threads exist (it is not counted). `pref`: "
+    "runs in which a thread got a preferred LLC within the window; `after ms`: from the end of the threads' "
+    "creation to the "
     "first sample that saw one (median [min, max] over those runs; 0 when the first sample saw one, "
     "for a thread can get one while the others are created); `most`: the most threads with one at "
     "once (median); `created ms`: the time creating the threads took (median; it moves with the "
     "host's timing, by seconds at 64 CPUs). `rates`: Fisher's exact test of the two sides' `pref`; "
     "`times`: the Mann-Whitney U test of their `after ms`, a run without one counted as the longest "
-    "(censored at the cap). A p above 0.05 finds no difference, which with this many runs is not "
-    "equivalence: each rate's 95 % interval is printed, the width of what the runs could have "
-    "missed. Over the sizes, one p below 0.05 in 20 is chance; a size alone needs 0.05 divided by "
-    "the number of sizes (Bonferroni).")
+    "(censored at the window). A p above 0.05 finds no difference, which is not equivalence: each "
+    "rate's 95 % interval is printed, and `detects` is the largest rate that Fisher's test of this "
+    "many runs per side tells from the other side's observed rate with power 0.8 (exact, "
+    "scripts/stats.py): a smaller difference may go unseen. Over the sizes, one p below 0.05 in 20 is "
+    "chance; a size alone needs 0.05 divided by the number of sizes (Bonferroni). The sizes are not "
+    "pooled: each is its own experiment.")
 say("")
 say("```")
 say(f"{'CPUs':>4} {'LLCs':>4} {'side':>4} {'pref':>7} {'pref rate [95 %]':>22} {'after ms':>24} "
@@ -413,11 +424,12 @@ for (cpus, llcs), a in zip(SIZES, aggr):
                f"{most:5d} {created:10d}")
         if side == "rust":
             aggr_p[f"{cpus}:{llcs}"] = stats.rank_p(times["c"], times["rust"])
+            ref = len(firsts["c"]) / len(a["c"]) if a["c"] else 0
+            det = stats.detectable_rate(len(runs), ref) if runs and ref > 0 else None
+            row += f"  detects {'-' if det is None else f'<= {det:.2f}'} against C's {ref:.2f};"
             row += (f"  rates {stats.fmt_p(stats.rates_p(len(firsts['c']), len(a['c']), len(got), len(runs)))}"
                     f", times {stats.fmt_p(aggr_p[f'{cpus}:{llcs}'])}")
         say(row)
-say(f"all sizes: c {pool['c'][0]}/{pool['c'][1]}, rust {pool['rust'][0]}/{pool['rust'][1]} runs with a "
-    f"preferred LLC (rates {stats.fmt_p(stats.rates_p(*pool['c'], *pool['rust']))})")
 say("```")
 say("")
 
@@ -519,9 +531,9 @@ if done:
                   "the scan's move with the mix of paths a run's timing gives each side")
     if pool["c"][1] and pool["rust"][1]:
         worst = min((aggr_p[k], k) for k in aggr_p) if aggr_p else None
-        sm.append(f"- aggregation (the second boot of each size, no plugin): runs in which a thread got a "
-                  f"preferred LLC, C {pool['c'][0]}/{pool['c'][1]}, Rust {pool['rust'][0]}/{pool['rust'][1]} "
-                  f"(Fisher {stats.fmt_p(stats.rates_p(*pool['c'], *pool['rust']))})"
+        sm.append(f"- aggregation (the second boot of each size, no plugin, a window of {AGGR_WINDOW}): "
+                  "runs in which a thread got a preferred LLC, per size in the figures (not pooled: each "
+                  "size is its own experiment)"
                   + (f"; time to the first after the threads' creation, the smallest Mann-Whitney p of "
                      f"the {len(aggr_p)} sizes {stats.fmt_p(worst[0])} at {worst[1]}" if worst else "")
                   + " (no difference found is not equivalence: the per-size intervals are in the figures)")

@@ -15,11 +15,14 @@
 #   SCALE_TIMEOUT host seconds a size may take (5400); a size that does not
 #                 finish in it is reported as not measured, and the target
 #                 fails
-#   SCALE_AGGR_RUNS  runs per side of the aggregation boot at each size (8)
+#   SCALE_AGGR_RUNS  runs per side of the aggregation boot at each size (12)
+#   SCALE_AGGR_SECONDS  each aggregation run's window (10)
 # At every size, a second boot without the plugin (rsc.mode=aggr) measures
 # how often and how soon the threads get a preferred LLC on each side,
-# SCALE_AGGR_RUNS runs per side in random order, each for at least a second
-# and on until one of its threads has a preferred LLC (at most 30 s).
+# SCALE_AGGR_RUNS runs per side in random order, each watched for a fixed
+# window of SCALE_AGGR_SECONDS from the last thread's creation, whether or
+# not a thread gets a preferred LLC in it: a side that aggregates less often
+# shows a lower rate (the report says what difference the runs can detect).
 # At every size the guest must report the CPUs and LLCs asked for, the
 # scan and the preferred-LLC paths must have run on both sides, and the
 # shadow and LLC checks, switched on after the measured runs, must compare
@@ -53,7 +56,7 @@ grep -q '^CONFIG_SCHED_RUST_CFS_SHADOW=y' "$B/.config" ||
 {
 	echo "==== rust-sched-cfs bench-scale, $(date -u '+%Y-%m-%d %H:%M UTC') ===="
 	v=
-	for x in SCALE_SIZES SCALE_ROUNDS SCALE_SECONDS SCALE_TIMEOUT SCALE_AGGR_RUNS ACCEL; do
+	for x in SCALE_SIZES SCALE_ROUNDS SCALE_SECONDS SCALE_TIMEOUT SCALE_AGGR_RUNS SCALE_AGGR_SECONDS ACCEL; do
 		[ -n "${!x:-}" ] && v="$v $x=${!x}"
 	done
 	echo "command: make bench-scale$v (scripts/bench-scale.sh)"
@@ -85,8 +88,9 @@ for s in $sizes; do
 	ta=$(date +%s)
 	rc=0
 	SMP="$c,sockets=$l,cores=$((c / l)),threads=1" BOOT_NAME=aggr-$c-$l BOOT_TIMEOUT=${SCALE_TIMEOUT:-5400} \
-		"$TOP/scripts/boot.sh" bench rsc.mode=aggr rsc.runs="${SCALE_AGGR_RUNS:-8}" rsc.seconds=1 \
-		rsc.pref_cap=30 > "$d/aggr-boot.txt" 2>&1 || rc=$?
+		"$TOP/scripts/boot.sh" bench rsc.mode=aggr rsc.runs="${SCALE_AGGR_RUNS:-12}" \
+		rsc.seconds="${SCALE_AGGR_SECONDS:-10}" rsc.pref_cap="${SCALE_AGGR_SECONDS:-10}" \
+		> "$d/aggr-boot.txt" 2>&1 || rc=$?
 	cp "$(bootdir "aggr-$c-$l")/console.log" "$d/aggr-console.log" 2>/dev/null || : > "$d/aggr-console.log"
 	echo "$c $l $(( $(date +%s) - ta )) $rc" > "$d/aggr-run.txt"
 	log "size $c:$l: aggregation boot exit $rc after $(( $(date +%s) - ta )) s"

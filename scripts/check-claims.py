@@ -8,9 +8,18 @@ documents and, for every figure a document quotes, where it comes from:
     source <name> <directory>
     document <path>
     version <token>         a token that is a version wherever it stands (7.3)
+    recompute <name> <command>
+    analysis <name> <path>...
     <document> | <figure> | <anchor> | <name>:<key>
     <document> | <figure> | <anchor> | in <path>: <text of that file>
     <document> | <figure> | <anchor> | const: <why it is not a measurement>
+
+A document may also hold a block generated from a result,
+
+    <!-- from <name>:<file> -->  ...  <!-- end -->
+
+whose text must be that file of the source's directory, verbatim; its
+figures are covered by it.
 
 <anchor> is text of the document that holds <figure> (whitespace is
 collapsed on both sides); <key> is a key of the source's figures.tsv, or
@@ -20,11 +29,20 @@ separators and a trailing % are read as written); any other must be part of
 the value's text. "in" ties a parameter to the code that sets it (the file
 must hold the text); "const" is for what is not measured at all.
 
+"recompute" gives the command that computes a source's figures again from
+its committed data with the present analysis code ({dir}: the source's
+directory; {out}: a scratch copy of it, where the command writes its
+figures.tsv); "analysis" names that code: the paths the recomputation
+checks instead of the history.
+
 The check fails on:
 - a source without provenance.txt written by its run, without a commit, with
   a dirty tree, with a commit that is not an ancestor of HEAD, or whose
   commit's copy of the paths it measures ("measures:") differs from HEAD's
-  (for patches/, the diffs: a commit message is not code);
+  (for patches/, the diffs: a commit message is not code), its analysis
+  paths left out;
+- a source whose recomputed figures.tsv (or table.md) differs from the
+  committed one;
 - a claim whose anchor is not in its document, whose figure is not in its
   anchor, or whose source does not hold the figure;
 - a figure of a listed document that no claim covers: decimals (0.84, not a
@@ -37,8 +55,10 @@ It prints how many figures it checked in how many documents.
 import fnmatch
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLAIMS = os.path.join(TOP, "tests/bench/claims")
@@ -130,19 +150,49 @@ class Source:
                 return
         elif git("merge-base", "--is-ancestor", commit, "HEAD").returncode:
             self.errors.append(f"{path}/provenance.txt: commit {commit[:12]} is not an ancestor of HEAD")
-        measures = self.prov.get("measures", "").split()
-        if not measures:
-            self.errors.append(f"{path}/provenance.txt: no 'measures:' paths")
-        changed = stale(commit, measures) if here else []
-        if changed:
-            self.errors.append(f"{path}: measured {commit[:12]}, and the code it measures changed since: "
-                               + " ".join(changed[:8]) + (" ..." if len(changed) > 8 else ""))
+        self.here = here
         try:
             for line in open(os.path.join(full, "figures.tsv")):
                 k, _, v = line.rstrip("\n").partition("\t")
                 self.fig[k] = v
         except OSError:
             self.errors.append(f"{path}: no figures.tsv")
+
+    def check(self, analysis, recompute):
+        """The history of the measured code, and the recomputation."""
+        if not self.prov or self.errors:
+            return
+        commit = self.prov["commit"]
+        measures = self.prov.get("measures", "").split()
+        if not measures:
+            self.errors.append(f"{self.path}/provenance.txt: no 'measures:' paths")
+        changed = [f for f in (stale(commit, measures) if self.here else []) if f not in analysis]
+        if changed:
+            self.errors.append(f"{self.path}: measured {commit[:12]}, and the code it measures changed since: "
+                               + " ".join(changed[:8]) + (" ..." if len(changed) > 8 else ""))
+        if not recompute:
+            self.errors.append(f"{self.path}: no recompute command (tests/bench/claims/)")
+            return
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            shutil.copytree(os.path.join(TOP, self.path), out)
+            for f in ("figures.tsv", "table.md"):
+                if os.path.exists(os.path.join(out, f)):
+                    os.unlink(os.path.join(out, f))
+            cmd = recompute.replace("{dir}", self.path).replace("{out}", out)
+            r = subprocess.run(cmd, shell=True, cwd=TOP, capture_output=True, text=True)
+            if r.returncode not in (0, 1):
+                self.errors.append(f"{self.path}: the recomputation failed ({cmd}): {r.stderr.strip()[-300:]}")
+                return
+            for f in ("figures.tsv", "table.md"):
+                mine = os.path.join(TOP, self.path, f)
+                if not os.path.exists(mine):
+                    continue
+                again = os.path.join(out, f)
+                if not os.path.exists(again) or open(again).read() != open(mine).read():
+                    self.errors.append(f"{self.path}/{f}: the present analysis code does not give it again"
+                                       f" from the committed data ({cmd})")
+        self.recomputed = True
 
     def value(self, key):
         m = re.fullmatch(r"(min|max|count)\((.+)\)", key)
@@ -175,6 +225,7 @@ def holds(figure, value):
 
 def main():
     sources, docs, claims, errors, versions = {}, [], [], [], set()
+    recompute, analysis = {}, {}
     rows = []
     for name in sorted(os.listdir(CLAIMS)):
         if name.endswith(".txt"):
@@ -193,12 +244,19 @@ def main():
         if f[0] == "version" and len(f) == 2:
             versions.add(f[1])
             continue
+        if f[0] == "recompute" and len(f) > 2:
+            recompute[f[1]] = line.split(None, 2)[2]
+            continue
+        if f[0] == "analysis" and len(f) > 2:
+            analysis.setdefault(f[1], set()).update(f[2:])
+            continue
         parts = [p.strip() for p in line.split(" | ")]
         if len(parts) != 4:
             errors.append(f"{n}: not '<document> | <figure> | <anchor> | <source>'")
             continue
         claims.append((n, *parts))
     for s in sources.values():
+        s.check(analysis.get(s.name, set()), recompute.get(s.name))
         errors += s.errors
     texts = {}
     for d in docs:
@@ -207,7 +265,23 @@ def main():
         except OSError:
             errors.append(f"{d}: listed in tests/bench/claims/, not found")
     covered = {d: [] for d in texts}
-    used, consts, params = 0, 0, 0
+    used, consts, params, blocks = 0, 0, 0, 0
+    for d, text in texts.items():
+        for m in re.finditer(r"<!-- from (\w+):(\S+) -->\n(.*?)<!-- end -->", text, re.S):
+            line = text.count("\n", 0, m.start()) + 1
+            s = sources.get(m[1])
+            covered[d].append((m.start(), m.end()))
+            blocks += 1
+            if s is None:
+                errors.append(f"{d}:{line}: a block from {m[1]}, which is not a source")
+                continue
+            try:
+                want = open(os.path.join(TOP, s.path, m[2])).read()
+            except OSError:
+                errors.append(f"{d}:{line}: a block from {s.path}/{m[2]}, which does not exist")
+                continue
+            if m[3] != want:
+                errors.append(f"{d}:{line}: the block differs from {s.path}/{m[2]} (copy it again)")
     for n, doc, figure, anchor, src in claims:
         where = n
         if doc not in texts:
@@ -272,7 +346,8 @@ def main():
         print("FAIL: " + e)
     srcs = ", ".join(f"{s.name} ({s.prov.get('commit', '?')[:12]}, {s.prov.get('date', '?')})"
                      for s in sources.values())
-    print(f"check-claims: {found} figures in {len(texts)} documents; {used} claims tied to results,"
+    print(f"check-claims: {found} figures in {len(texts)} documents; {blocks} blocks copied from results,"
+          f" {used} claims tied to results,"
           f" {params} to the code that sets them, {consts} declared not measurements; sources: {srcs}")
     if errors:
         print(f"check-claims: {len(errors)} problem(s)")

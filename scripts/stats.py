@@ -225,6 +225,25 @@ def rates_p(yes_a, n_a, yes_b, n_b):
     return float(stats.fisher_exact(table).pvalue) if n_a and n_b else 1.0
 
 
+def fisher_power(n_a, p_a, n_b, p_b, alpha=ALPHA):
+    """The exact power of rates_p()'s test at `alpha` when a's runs succeed
+    with probability p_a and b's with p_b (every outcome enumerated)."""
+    pa = stats.binom.pmf(range(n_a + 1), n_a, p_a)
+    pb = stats.binom.pmf(range(n_b + 1), n_b, p_b)
+    return float(sum(pa[x] * pb[y] for x in range(n_a + 1) for y in range(n_b + 1)
+                     if rates_p(x, n_a, y, n_b) < alpha))
+
+
+def detectable_rate(n, p_ref, power=0.8, alpha=ALPHA):
+    """What n runs per side can detect: the largest rate, in steps of 0.01
+    below p_ref, that rates_p() tells from p_ref with the given power, or
+    None when even a rate of 0 is not detected so."""
+    for k in range(round(p_ref * 100) - 1, -1, -1):
+        if fisher_power(n, p_ref, n, k / 100, alpha) >= power:
+            return k / 100
+    return None
+
+
 def rank_p(a, b):
     """Two independent samples (times of runs, not paired): the two-sided p
     of the Mann-Whitney U test that neither side's values tend to be larger."""
