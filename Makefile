@@ -31,7 +31,7 @@ FLAVOUR ?= test
 BOOT_ARGS ?=
 
 .PHONY: all help main test test-kasan test-arm64 test-all stress latency weights cpumax boot shell bench bench-arm64 \
-	bench-prod bench-readme-prod bench-scale bench-readme bench-readme-arm64 bench-readme-scale bench-native bench-native-bundle bench-readme-native \
+	bench-prod bench-scale bench-native bench-native-bundle \
 	kunit kunit-uml kunit-spec setup fetch overlay patches series-branch series-import check-series \
 	lint check-off check-inline check-rust-min check-unsound check-harness check-claims clean
 
@@ -47,6 +47,7 @@ help: ## this list
 		awk -F'\t' '{ printf "  %-19s %s\n", $$1, $$2 }'
 	@echo "Variables: V=1 (verbose), FLAVOUR= and BOOT_ARGS= (boot, shell), ARCH=arm64,"
 	@echo "  RUST_SCHED_CFS_CACHE=<dir> (builds and logs), KSRC=<kernel tree>: Documentation/rust-sched-cfs-evaluation.rst (\"Targets, variables and results\") lists them all."
+	@echo "BENCH_SAVE=1 on a bench target writes its results, with their provenance, to tests/bench/."
 	@echo "Exit status of the scripts: 0 pass, 1 a check failed, 2 harness or environment, 4 skipped."
 
 main: ## build the production kernel (CONFIG_SCHED_RUST_CFS=y, no debug option, distribution-like), check it, boot it
@@ -81,7 +82,7 @@ boot: ## boot the last FLAVOUR= build again (default test) and check it; BOOT_AR
 shell: ## an interactive shell in the guest of make test (Rust paths on, debugfs mounted)
 	@BOOT_NAME=shell $(S)/boot.sh $(FLAVOUR) rsc.mode=shell kunit.enable=0 $(BOOT_ARGS)
 
-bench: ## C and Rust (and 7.3's stock pick) in the same boot: instructions per call, workloads, latency; BENCH_CONFIG=size for -Os
+bench: ## C, Rust, 7.3.4's stock pick in one boot: instructions per call, workloads; BENCH_CONFIG=size
 	@$(S)/bench.sh
 
 bench-arm64: ## make bench on the arm64 bench kernel
@@ -90,8 +91,6 @@ bench-arm64: ## make bench on the arm64 bench kernel
 bench-prod: ## production kernels head to head: stock, =n, =y, 5 boots each, per-call plugin; BENCH_SAVE=1
 	@$(S)/bench-prod.sh
 
-bench-readme-prod: ## write the last make bench-prod results to tests/bench/results-prod/
-	@BENCH_README=prod $(S)/bench-readme.sh
 
 bench-scale: ## per-call instructions, C and Rust, at 4 to 64 CPUs in 2 to 16 LLCs, and how often each side aggregates (SCALE_SIZES=, SCALE_AGGR_RUNS=)
 	@$(S)/bench-scale.sh
@@ -102,17 +101,9 @@ bench-native: ## make bench's microbenchmarks in ns on the host CPU (UML), 5 lay
 bench-native-bundle: ## make bench-native, and a tar of its UML kernel, root and runner that runs on any x86_64 Linux host
 	@$(S)/bench-native.sh bundle
 
-bench-readme-native: ## write the last make bench-native results to tests/bench/results-native/
-	@$(S)/bench-native.sh readme
 
-bench-readme: ## write the last make bench results to tests/bench/results/
-	@$(S)/bench-readme.sh
 
-bench-readme-arm64: ## the same for make bench-arm64 (tests/bench/results-arm64/)
-	@ARCH=arm64 $(S)/bench-readme.sh
 
-bench-readme-scale: ## the same for make bench-scale (tests/bench/results-scale/)
-	@BENCH_README=scale $(S)/bench-readme.sh
 
 kunit: ## the KUnit suites through tools/testing/kunit/kunit.py (x86_64 under QEMU)
 	@$(S)/kunit.sh

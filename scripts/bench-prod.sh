@@ -17,7 +17,7 @@
 # disassembly: prod_percall_conf in scripts/bench-lib.sh), the field's tools
 # timed, and the kernel's selftests (test_cpu, test_core, cpu-on-off-test).
 # scripts/bench-prod-report.py prints the tables and writes
-# $CACHE/bench-results-prod (make bench-readme-prod copies them into
+# $CACHE/bench-results-prod (BENCH_SAVE=1 copies them into
 # tests/bench/results-prod/). Fails when a boot fails or a selftest case fails
 # on every prod boot while passing on every off boot.
 # The run records its provenance ($R/provenance.txt: commit, dirty flag,
@@ -105,7 +105,7 @@ echo
 report_rc=0
 /usr/bin/python3 "$TOP/scripts/bench-prod-report.py" "$R" > "$R/report.txt" || report_rc=$?
 cat "$R/report.txt"
-echo "(results, plots and consoles: $R; make bench-readme-prod writes them to tests/bench/results-prod/)"
+echo "(results, plots and consoles: $R; BENCH_SAVE=1 writes them to tests/bench/results-prod/)"
 [ ${#failed[@]} = 0 ] || fail "boots failed: ${failed[*]}"
 [ $report_rc = 0 ] || fail "bench-prod-report found a problem (above)"
 if [ -n "${BENCH_SAVE:-}" ]; then

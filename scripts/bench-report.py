@@ -140,7 +140,7 @@ if problems:
     sys.exit(1)
 
 # ------------------------------------------------------------------- report
-# The few figures README.md quotes (make bench-readme puts them there):
+# The few figures README.md quotes (BENCH_SAVE=1 puts them there):
 # ranges over the cases and workloads of the tables below.
 summary = []
 if have_icount:
@@ -533,7 +533,7 @@ for line in out:
 with open(os.path.join(RES, "results.md"), "w") as f:
     f.write("\n".join(md) + "\n")
 
-# summary.md: README.md's results block (make bench-readme), from the
+# summary.md: README.md's results block (BENCH_SAVE=1), from the
 # figures above: ranges over the cases or workloads.
 def n_of(n, what):
     return f"{n} {what}" + ("" if n == 1 else "s")

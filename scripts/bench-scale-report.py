@@ -500,7 +500,7 @@ def rng_(lo, hi):
     return f"{lo:.3f}" if f"{lo:.3f}" == f"{hi:.3f}" else f"{lo:.3f}-{hi:.3f}"
 
 
-# summary.md: README.md's scale block (make bench-readme-scale).
+# summary.md: README.md's scale block (BENCH_SAVE=1).
 sm = []
 if done:
     m = re.search(r"^==== rust-sched-cfs bench-scale, (.*) ====$", header, re.M)

@@ -28,7 +28,7 @@
 # shadow and LLC checks, switched on after the measured runs, must compare
 # C and Rust and find no difference (scripts/bench-scale-report.py). Each
 # size's host time is in the report. Results: $CACHE/bench-scale/
-# (report.txt, the plots); make bench-readme-scale copies them into
+# (report.txt, the plots, provenance.txt); BENCH_SAVE=1 copies them into
 # tests/bench/results-scale/.
 
 . "$(dirname "$0")/common.sh"
@@ -104,5 +104,8 @@ rc=0
 /usr/bin/python3 "$TOP/scripts/bench-scale-report.py" "$R" $sizes > "$R/report.txt" || rc=$?
 cat "$R/report.txt"
 echo
-echo "(results, plots and consoles: $R; make bench-readme-scale writes them to tests/bench/results-scale/)"
+echo "(results, plots and consoles: $R; BENCH_SAVE=1 writes them to tests/bench/results-scale/)"
 [ "$rc" = 0 ] || fail "bench-scale: a check failed (above); consoles and plugin logs in $R/<CPUs>-<LLCs>/"
+if [ -n "${BENCH_SAVE:-}" ]; then
+	BENCH_README=scale "$TOP/scripts/bench-readme.sh"
+fi

@@ -157,7 +157,7 @@ if [ -f "$R/latency.txt" ] && [ "${BENCH_LATENCY_PAIRS:-4}" != 0 ]; then
 	cat "$R/latency.txt"
 	echo
 fi
-echo "(results, plots and consoles: $R; make bench-readme writes them to tests/bench/results/)"
+echo "(results, plots and consoles: $R; BENCH_SAVE=1 writes them to tests/bench/results/)"
 [ "$lat_rc" = 0 ] || fail "latency: the short comparison failed (exit $lat_rc): $R/latency-run.log"
 if [ -n "${BENCH_SAVE:-}" ]; then
 	"$TOP/scripts/bench-readme.sh"
