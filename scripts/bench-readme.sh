@@ -109,7 +109,7 @@ wall=
 	echo
 	sed "s|$rdir/||g; s|tests/bench/results/||g" "$R/results.md"
 } > "$dst/README.md"
-# make latency, make weights and make cpumax keep their own results: they
+# make bench-latency, make bench-weights and make bench-cpumax keep their own results: they
 # are not copied from a bench run (their reports predate scripts/stats.py's
 # intervals and record no provenance; tests/bench/results/ says so).
 log "${rdir}/ written from $R"

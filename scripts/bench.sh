@@ -16,7 +16,7 @@
 #  3. rsc.mode=percall: workloads under tests/bench/percall.c, which records
 #     every call of each piece (instructions, cache lines, simulated L1D/L2
 #     misses). PERCALL_ROUNDS rounds per side (2). PERCALL=0 skips it.
-#  4. make latency's workload, short: BENCH_LATENCY_PAIRS paired rounds (4,
+#  4. make bench-latency's workload, short: BENCH_LATENCY_PAIRS paired rounds (4,
 #     no C/C pairs) on this kernel, scripts/latency-report.py's comparison
 #     in latency.txt. BENCH_LATENCY_PAIRS=0 skips it.
 # scripts/bench-report.py prints the tables and writes the plots, the
@@ -129,11 +129,11 @@ if [ "${PERCALL:-1}" != 0 ]; then
 	cp "$con" "$R/percall-console.log"
 fi
 
-# 4. The latency comparison of make latency, short (its verdict is the
+# 4. The latency comparison of make bench-latency, short (its verdict is the
 # report's: a failure when Rust waits significantly longer).
 lat_rc=0
 if [ "${BENCH_LATENCY_PAIRS:-4}" != 0 ]; then
-	log "boot $nboots/$nboots: make latency's workload, ${BENCH_LATENCY_PAIRS:-4} pairs"
+	log "boot $nboots/$nboots: make bench-latency's workload, ${BENCH_LATENCY_PAIRS:-4} pairs"
 	LATENCY_FLAVOUR=$flavour LATENCY_PAIRS=${BENCH_LATENCY_PAIRS:-4} LATENCY_CC_PAIRS=0 \
 		BOOT_NAME=latency-$flavour "$TOP/scripts/latency.sh" > "$R/latency-run.log" 2>&1 || lat_rc=$?
 	cp "$(bootdir "latency-$flavour")/console.log" "$R/latency-console.log" 2>/dev/null || true
@@ -153,7 +153,7 @@ echo
 cat "$R/report.txt"
 echo
 if [ -f "$R/latency.txt" ] && [ "${BENCH_LATENCY_PAIRS:-4}" != 0 ]; then
-	echo "Latency (make latency's workload, ${BENCH_LATENCY_PAIRS:-4} pairs; make latency runs 20 and C/C pairs):"
+	echo "Latency (make bench-latency's workload, ${BENCH_LATENCY_PAIRS:-4} pairs; make bench-latency runs 20 and C/C pairs):"
 	cat "$R/latency.txt"
 	echo
 fi

@@ -77,14 +77,14 @@ cmdline="console=$console panic=-1 sched_verbose $*"
 # hardware: with a 21 s RCU timeout, 2 of 7 KASAN boots and one test boot
 # reported a reader preempted inside rcu_read_lock() for 21-26 s, a task of
 # the group limited by cpu.max among 128 runnable tasks, while the shadow
-# check found every pick equal to C's on the same state. make latency
+# check found every pick equal to C's on the same state. make bench-latency
 # measured it on both sides in one boot with the 21 s timeout: with other
 # jobs on the host, tasks of the cgroup workload waited up to 40-49 s on C
 # as on Rust and 18 stalls were reported in rounds of either side; on a
 # quiet host, 1 stall in 52 rounds, in a C round
 # (tests/bench/results/latency.txt). A task never scheduled again is still
 # reported, within the boot timeout. Each applies unless the parameters
-# given set it (make latency keeps RCU's default).
+# given set it (make bench-latency keeps RCU's default).
 case $ACCEL in
 tcg*)	for p in rcupdate.rcu_cpu_stall_timeout=300 watchdog_thresh=165 \
 		workqueue.watchdog_thresh=420 sysctl.kernel.hung_task_timeout_secs=420; do
@@ -206,7 +206,7 @@ check "no splat in the kernel log"
 # included), lockdep, sanitizers, RCU stalls, lockups, hung tasks, refcount
 # saturation, Rust panics.
 splat='WARNING:|BUG:|Oops|Kernel panic|general protection fault|possible recursive locking|circular locking|inconsistent lock state|UBSAN:|KASAN:|kernel BUG|Call Trace:|rust_panic|panicked at|rcu: INFO|rcu_.*detected stalls|soft lockup|hard LOCKUP|blocked for more than|refcount_t:|unpaired LLC accounting'
-# make latency boots with RCU's default stall timeout: its stalls (and the
+# make bench-latency boots with RCU's default stall timeout: its stalls (and the
 # backtraces they print) are the data scripts/latency-report.py counts per
 # side, not a failure of the boot; every other splat is.
 nodata='^$'
@@ -401,7 +401,7 @@ fi
 	echo "workload:    $(rsc cgroups | sed 's/leaves/groups,/') leaves, $(rsc tasks) tasks; teardown: $(grep -q '^RSC: teardown done' "$con" && echo ok || echo missing)"
 sed -n 's/^RSC: stat /             /p' "$con"
 # print_task() (sched/debug) read under the workload with the pick on Rust
-# (the test workload's cgroup phase; make latency builds the tree without it).
+# (the test workload's cgroup phase; make bench-latency builds the tree without it).
 if [ "$mode" = prod ] && grep -q '^RSC: cgroups ' "$con"; then
 	echo "             sched/debug under load: $(rsc sched_debug)"
 	sed -n 's/^RSC: hotplug /             CPU hotplug under hackbench: /p' "$con"

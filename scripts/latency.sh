@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make latency: does any task wait longer for a CPU with the pieces on Rust?
+# make bench-latency: does any task wait longer for a CPU with the pieces on Rust?
 # One boot of the test kernel (rsc.mode=latency of tests/boot/init): the
 # cgroup workload's tree (85 groups, 128 tasks on 4 CPUs, g1 limited by
 # cpu.max) with fresh tasks every round, LATENCY_PAIRS pairs of rounds

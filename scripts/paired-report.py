@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The summaries of make weights and make cpumax (scripts/boot.sh prints
+"""The summaries of make bench-weights and make bench-cpumax (scripts/boot.sh prints
 them in its report), from the console of their boot.
 
 Usage: paired-report.py weights|cpumax <console.log>

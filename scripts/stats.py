@@ -33,7 +33,7 @@ ALPHA = 0.05
 
 # The equivalence margins, stated before the runs, in one place.
 MARGIN = {
-    # make latency: Rust/C of the rounds' largest waits (a ratio). 5 %: a
+    # make bench-latency: Rust/C of the rounds' largest waits (a ratio). 5 %: a
     # wait that much longer is the smallest a scheduler user would notice
     # among waits of seconds under TCG; the C/C control shows how far the
     # run's noise is from it.
@@ -42,11 +42,11 @@ MARGIN = {
     # Rust/C of the figure. 2 %: the size of difference a scheduler change
     # is asked about on such workloads (hackbench, pipe, perf bench).
     "workload": 0.02,
-    # make weights: Rust - C of l0 / (l1 + l2), in the share's own units
+    # make bench-weights: Rust - C of l0 / (l1 + l2), in the share's own units
     # (C measures about 0.72). 0.05: a third of test_cpu's 15 % tolerance,
     # a difference that cannot move its verdict much.
     "weights": 0.05,
-    # make cpumax: Rust - C of usage / expected (about 1.2 on both sides).
+    # make bench-cpumax: Rust - C of usage / expected (about 1.2 on both sides).
     # 0.05: half of test_cpu's 10 % tolerance.
     "cpumax": 0.05,
     # make bench-prod: per-call means of instructions, =y/=n per set of
