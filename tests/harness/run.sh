@@ -15,7 +15,9 @@
 #    a splat is decoded to file:line;
 #  - the sample report in Documentation/rust-sched-cfs-harness.md has the
 #    line kinds of the last real
-#    report, and no other.
+#    report, and no other;
+#  - make check-claims passes on the committed tree and fails on a figure
+#    changed by one digit and on a committed change to code a run measured.
 # One line per case. Exit: 0 every case passed, 1 a case failed, 4 some
 # cases were skipped (no make test boot in the cache) and none failed.
 
@@ -210,6 +212,37 @@ if [ -f "$rep" ]; then
 	fi
 else
 	sk "no report of a make test boot ($rep): the manual's sample case"
+fi
+
+# make check-claims can fail: in a clone of the committed tree, a figure a
+# claim ties changed by one digit fails it, and so does a change to code a
+# cited run measured (committed: the check reads the history).
+if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/tests/bench/claims" ]; then
+	c=$tmp/claims-clone
+	git clone -q "$TOP" "$c" 2> /dev/null
+	if /usr/bin/python3 "$c/scripts/check-claims.py" > "$tmp/cc" 2>&1; then
+		ok "check-claims passes on the committed tree ($(tail -n 1 "$tmp/cc" | cut -c1-80)...)"
+		# The first figure a claim ties to a result: one digit more.
+		read -r doc fig < <(awk -F' [|] ' 'NF == 4 && $4 ~ /^[a-z]+:[^ ]/ { print $1, $2; exit }' \
+			"$c"/tests/bench/claims/*.txt)
+		if [ -n "$fig" ] && grep -qF "$fig" "$c/$doc"; then
+			/usr/bin/python3 -c 'import sys; p, f = sys.argv[1:]; t = open(p).read()
+open(p, "w").write(t.replace(f, f + "9", 1))' "$c/$doc" "$fig"
+			expect 1 "check-claims with $doc's $fig made ${fig}9" /usr/bin/python3 "$c/scripts/check-claims.py"
+			git -C "$c" checkout -q -- "$doc"
+		else
+			ko "check-claims: no figure tied to a result to change"
+		fi
+		echo "// changed after the run" >> "$c/kernel/sched/rust/eevdf.rs"
+		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to measured code"
+		expect 1 "check-claims after a change to code a run measured" /usr/bin/python3 "$c/scripts/check-claims.py"
+		grep -q 'the code it measures changed since: kernel/sched/rust/eevdf.rs' "$tmp/out" &&
+			ok "check-claims names the changed file" || ko "check-claims did not name kernel/sched/rust/eevdf.rs"
+	else
+		ko "check-claims fails on the committed tree: $(grep -c '^FAIL' "$tmp/cc") problems, first: $(grep -m1 '^FAIL' "$tmp/cc")"
+	fi
+else
+	sk "no git history or no tests/bench/claims: the check-claims cases"
 fi
 
 echo "check-harness: $pass passed, $failed failed, $skipped skipped"
