@@ -279,6 +279,7 @@ def main():
             fig(f"{piece}.{kernel}.median", percall_data.pct(v, 50))
             fig(f"{piece}.{kernel}.mean", f"{percall_data.mean(v):.1f}")
             fig(f"{piece}.{kernel}.paths", ps)
+            fig(f"{piece}.{kernel}.path_counts", "/".join(str(x) for x, _, _ in stats.path_mix(v)))
             ROW.setdefault(piece, {"fn": fn})[kernel] = (ps, percall_data.pct(v, 50))
             for x, _, f in stats.path_mix(v):
                 fig(f"{piece}.{kernel}.path.{x}", f"{100 * f:.0f}%")
