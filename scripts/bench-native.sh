@@ -199,7 +199,7 @@ for pad in "${PADS[@]}"; do
 	stage "build $i of ${#PADS[@]} (padding $pad)" build "$pad"
 	[ $i = 1 ] && { cp "$B/.config" "$D/config"; echo "config: $(sha256sum "$D/config" | cut -c1-16) of the UML kernel's .config" >> "$D/provenance.txt"; }
 	cp "$B/linux" "$D/linux"
-	where=$(nm "$B/linux" | awk '$3 == "pick_task_fair" { print $1; exit }')
+	where=$(nm "$B/linux" | awk '$3 == "pick_task_fair" { a = $1 } END { print a }')
 	# The padding must have moved fair.o's code: a new address per build.
 	[ -n "$where" ] || die "no pick_task_fair in $B/linux's symbols"
 	case " ${seen_at:-} " in *" $where "*) die "padding $pad left pick_task_fair() where an earlier build had it (0x$where)" ;; esac
