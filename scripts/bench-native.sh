@@ -62,20 +62,25 @@ native_tree() {
 		die "lib/Kconfig.debug: no 'depends on !UML' under RUST_INLINE_HELPERS to drop"
 	! cmp -s "$WORK/arch/x86/um/Kconfig" "$NW/arch/x86/um/Kconfig" ||
 		die "arch/x86/um/Kconfig: no 'config X86_64' to select ARCH_SUPPORTS_INT128 under"
-	# The layout variants: rsc_layout_pad.o, RSC_LAYOUT_PAD bytes of
-	# int3 in .text, linked just before fair.o.
+	# The layout variants: RSC_LAYOUT_PAD bytes of int3 at the start of
+	# fair.o's .text, before its first function (a top-level asm of a
+	# header fair.c is compiled with; the c-rust-inline rule compiles the
+	# bitcode with the object's own flags), so that every function of
+	# fair.o (fair.c's, the Rust inlined into it, and the benchmarks'
+	# loops of the debug files it includes) moves by that many bytes. A
+	# padding object linked before fair.o would not do: fair.o's section
+	# alignment absorbs it.
 	rm -f "$NW/kernel/sched/Makefile"
-	awk '/^obj-y[[:space:]]*\+=[[:space:]]*fair\.o/ && !done {
-			print "obj-y += rsc_layout_pad.o"
-			print "CFLAGS_rsc_layout_pad.o := -DRSC_LAYOUT_PAD=$(RSC_LAYOUT_PAD)"
+	awk '{ print } /^obj-y[[:space:]]*\+=[[:space:]]*fair\.o/ && !done {
+			print "CFLAGS_fair.o += -include $(srctree)/kernel/sched/rsc_layout_pad.h -DRSC_LAYOUT_PAD=$(RSC_LAYOUT_PAD)"
 			done = 1
-		} { print }' "$WORK/kernel/sched/Makefile" > "$NW/kernel/sched/Makefile"
+		}' "$WORK/kernel/sched/Makefile" > "$NW/kernel/sched/Makefile"
 	grep -q rsc_layout_pad "$NW/kernel/sched/Makefile" ||
-		die "kernel/sched/Makefile: no 'obj-y += fair.o' line to link the padding before"
+		die "kernel/sched/Makefile: no 'obj-y += fair.o' line to add the padding's flags after"
 	touch -r "$WORK/kernel/sched/Makefile" "$NW/kernel/sched/Makefile"
-	cat > "$NW/kernel/sched/rsc_layout_pad.c" <<-'PAD'
-	// SPDX-License-Identifier: GPL-2.0
-	/* make bench-native's layout variants: code space linked before fair.o. */
+	cat > "$NW/kernel/sched/rsc_layout_pad.h" <<-'PAD'
+	/* SPDX-License-Identifier: GPL-2.0 */
+	/* make bench-native's layout variants: code space before fair.o's functions. */
 	#include <linux/stringify.h>
 	asm(".pushsection .text, \"ax\"\n\t.skip " __stringify(RSC_LAYOUT_PAD) ", 0xcc\n\t.popsection");
 	PAD
@@ -171,7 +176,7 @@ if [ "${1:-}" = readme ]; then
 		echo
 		echo "Each case calls one function out of line in a loop, the same loop for both sides, on the"
 		echo "same prepared state (kernel/sched/rust/debug/fair_bench.c). The builds differ only in a"
-		echo "padding object linked before fair.o, which moves fair.o's code and the benchmark loops:"
+		echo "padding at the start of fair.o's code, which moves its functions and the benchmark loops:"
 		echo "the ratios' intervals are over the builds, the margin for \"equivalent\" is the same C at"
 		echo "two addresses (control_tg_alloc_free) over the builds. Ratio: Rust/C; stock_ rows: fair.c's"
 		echo "C over 7.3.4's stock C; dispatch_ rows: through the debug option's switch. The guest has"
@@ -190,7 +195,7 @@ stage tree tree
 . "$TOP/scripts/provenance.sh"
 rm -f "$D"/results-*.txt
 provenance_begin "$D/provenance.txt" "make bench-native NATIVE_BUILDS=${#PADS[@]} NATIVE_REPS=${NATIVE_REPS:-100}" \
-	"UML x86_64 (configs/native.config: the debug and bench options, ARCH_SUPPORTS_INT128, x86_64's inline helpers), $((${#PADS[@]})) layouts: padding ${PADS[*]} bytes before fair.o" \
+	"UML x86_64 (configs/native.config: the debug and bench options, ARCH_SUPPORTS_INT128, x86_64's inline helpers), $((${#PADS[@]})) layouts: padding ${PADS[*]} bytes at the start of fair.o's code" \
 	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/native.config tests/bench/native scripts/bench-native.sh scripts/bench-native-report.py scripts/stats.py" \
 	"$TOP/configs/native.config"
 i=0
@@ -205,7 +210,7 @@ for pad in "${PADS[@]}"; do
 	case " ${seen_at:-} " in *" $where "*) die "padding $pad left pick_task_fair() where an earlier build had it (0x$where)" ;; esac
 	seen_at="${seen_at:-} $where"
 	stage "run $i of ${#PADS[@]}" env RESULTS="$D/results-$i.txt" "$D/run.sh" "${NATIVE_REPS:-100}"
-	sed -i "1a # layout: padding $pad bytes before fair.o; pick_task_fair() at 0x${where:-?}" "$D/results-$i.txt"
+	sed -i "1a # layout: padding $pad bytes at the start of fair.o's code; pick_task_fair() at 0x${where:-?}" "$D/results-$i.txt"
 done
 provenance_end "$D/provenance.txt"
 stage report report "$D" | tee "$D/report.txt"
