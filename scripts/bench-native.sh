@@ -8,12 +8,13 @@
 # benchmarks NATIVE_REPS times (100), printing every batch's time.
 #
 # Time depends on where the code lies as much as on the code: the build,
-# not the rep, is the unit of replication. The kernel is linked
-# NATIVE_BUILDS times (5), each with a padding object of a different size
-# (NATIVE_PADS: 0 16 32 48 2064 bytes) linked just before fair.o, which
-# moves fair.o's code (C's pick and the Rust inlined into it) and every
-# object linked after it (fair_bench.o's loops) by that many bytes; only that
-# object is compiled again. Each build's kernel runs the same reps;
+# not the rep, is the unit of replication. The kernel is built
+# NATIVE_BUILDS times (5), each with a padding of a different size
+# (NATIVE_PADS: 0 16 32 48 2064 bytes) at the start of fair.o's code, which
+# moves every function of fair.o (C's pick, the Rust inlined into it and
+# the benchmarks' loops, which fair.c includes) by that many bytes; only
+# fair.o is compiled again, and a build whose pick_task_fair() did not move
+# stops the run. Each build's kernel runs the same reps;
 # tests/bench/native/run.sh boots it pinned to one host CPU, and
 # scripts/bench-native-report.py gives the ratios over the builds with their
 # 95 % intervals, beside make bench's instruction ratios.
