@@ -64,7 +64,8 @@ native_tree() {
 	! cmp -s "$WORK/arch/x86/um/Kconfig" "$NW/arch/x86/um/Kconfig" ||
 		die "arch/x86/um/Kconfig: no 'config X86_64' to select ARCH_SUPPORTS_INT128 under"
 	# The layout variants: RSC_LAYOUT_PAD bytes of int3 at the start of
-	# fair.o's .text, before its first function (a top-level asm of a
+	# fair.o's .ltext (UML's x86_64 code model is the large one: every
+	# function is there), before its first function (a top-level asm of a
 	# header fair.c is compiled with; the c-rust-inline rule compiles the
 	# bitcode with the object's own flags), so that every function of
 	# fair.o (fair.c's, the Rust inlined into it, and the benchmarks'
@@ -83,7 +84,7 @@ native_tree() {
 	/* SPDX-License-Identifier: GPL-2.0 */
 	/* make bench-native's layout variants: code space before fair.o's functions. */
 	#include <linux/stringify.h>
-	asm(".pushsection .text, \"ax\"\n\t.skip " __stringify(RSC_LAYOUT_PAD) ", 0xcc\n\t.popsection");
+	asm(".pushsection .ltext, \"axl\", @progbits\n\t.skip " __stringify(RSC_LAYOUT_PAD) ", 0xcc\n\t.popsection");
 	PAD
 }
 mkdir -p "$B"
