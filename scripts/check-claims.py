@@ -218,6 +218,9 @@ def number(s):
 def holds(figure, value):
     f, dec = number(figure)
     v, _ = number(value) if value is not None else (None, 0)
+    # A fraction quoted as a percentage (a margin of 0.006 as 0.6 %).
+    if v is not None and figure.strip().endswith("%") and "%" not in value and abs(v) <= 1:
+        v *= 100
     if f is not None and v is not None:
         return round(v, dec) == f or f"{v:.{dec}f}" == figure.replace(",", "").replace("%", "").strip()
     return value is not None and norm(figure) in norm(value)
