@@ -222,22 +222,42 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/tests/benc
 	git clone -q "$TOP" "$c" 2> /dev/null
 	if /usr/bin/python3 "$c/scripts/check-claims.py" > "$tmp/cc" 2>&1; then
 		ok "check-claims passes on the committed tree ($(tail -n 1 "$tmp/cc" | cut -c1-80)...)"
-		# The first figure a claim ties to a result: one digit more.
-		read -r doc fig < <(awk -F' [|] ' 'NF == 4 && $4 ~ /^[a-z]+:[^ ]/ { print $1, $2; exit }' \
-			"$c"/tests/bench/claims/*.txt)
-		if [ -n "$fig" ] && grep -qF "$fig" "$c/$doc"; then
-			/usr/bin/python3 -c 'import sys; p, f = sys.argv[1:]; t = open(p).read()
-open(p, "w").write(t.replace(f, f + "9", 1))' "$c/$doc" "$fig"
-			expect 1 "check-claims with $doc's $fig made ${fig}9" /usr/bin/python3 "$c/scripts/check-claims.py"
-			git -C "$c" checkout -q -- "$doc"
+		# The first decimal figure a claim ties to a result, one digit more
+		# where its anchor holds it.
+		what=$(/usr/bin/python3 - "$c" <<-'EOP'
+		import glob, re, sys
+		top = sys.argv[1]
+		for path in sorted(glob.glob(top + "/tests/bench/claims/*.txt")):
+		    for line in open(path):
+		        f = [x.strip() for x in line.split(" | ")]
+		        if len(f) == 4 and re.match(r"[a-z]+:\S", f[3]) and "." in f[1]:
+		            doc, fig, anchor = f[:3]
+		            t = open(f"{top}/{doc}").read()
+		            m = re.search(r"\s+".join(map(re.escape, anchor.split())), t)
+		            i = m.start() + m[0].index(fig)
+		            open(f"{top}/{doc}", "w").write(t[:i] + fig + "9" + t[i + len(fig):])
+		            print(doc, fig)
+		            sys.exit(0)
+		EOP
+		)
+		if [ -n "$what" ]; then
+			expect 1 "check-claims with ${what% *}'s ${what#* } made ${what#* }9" \
+				/usr/bin/python3 "$c/scripts/check-claims.py"
+			git -C "$c" checkout -q -- "${what% *}"
 		else
 			ko "check-claims: no figure tied to a result to change"
 		fi
+		# A run recorded at the clone's HEAD (present even in a shallow
+		# clone), then a commit that changes code it measures.
+		h=$(git -C "$c" rev-parse HEAD)
+		sed -i "s/^commit: .*/commit: $h/" "$c/tests/bench/results-native/provenance.txt"
 		echo "// changed after the run" >> "$c/kernel/sched/rust/eevdf.rs"
 		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to measured code"
-		expect 1 "check-claims after a change to code a run measured" /usr/bin/python3 "$c/scripts/check-claims.py"
+		expect 1 "check-claims after a change to code a run measured" \
+			/usr/bin/python3 "$c/scripts/check-claims.py"
 		grep -q 'the code it measures changed since: kernel/sched/rust/eevdf.rs' "$tmp/out" &&
-			ok "check-claims names the changed file" || ko "check-claims did not name kernel/sched/rust/eevdf.rs"
+			ok "check-claims names the changed file" ||
+			ko "check-claims did not name kernel/sched/rust/eevdf.rs"
 	else
 		ko "check-claims fails on the committed tree: $(grep -c '^FAIL' "$tmp/cc") problems, first: $(grep -m1 '^FAIL' "$tmp/cc")"
 	fi
