@@ -39,7 +39,8 @@ The check fails on:
 - a source without provenance.txt written by its run, without a commit, with
   a dirty tree, with a commit that is not an ancestor of HEAD, or whose
   commit's copy of the paths it measures ("measures:") differs from HEAD's
-  (for patches/, the diffs: a commit message is not code), its analysis
+  (for patches/, the diffs: a commit message or the cover letter is not
+  code), its analysis
   paths left out;
 - a source whose recomputed figures.tsv (or table.md) differs from the
   committed one;
@@ -100,9 +101,12 @@ def code_of(commit, path):
     if r.returncode:
         return None
     t = r.stdout
+    if path.startswith("patches/") and not path.endswith(".patch") and path != "patches/series":
+        return ""   # the cover letter: text
     if path.startswith("patches/") and path.endswith(".patch"):
-        i = t.find("\ndiff --git ")
-        t = t[i:] if i >= 0 else t
+        # The diff: from the first file header after the message's "---".
+        m = re.search(r"^--- (?:a/|/dev/null)", t, re.M)
+        t = t[m.start():] if m else t
     return t
 
 
