@@ -213,6 +213,8 @@ def main():
     if not pieces:
         print(f"no pieces measured ({rdir}/pieces.txt missing or empty)")
         return 1
+    for kernel in KERNELS:
+        fig(f"boots.{kernel}", sum(1 for b in bl if b[1] == kernel))
     print("Boots (kernel, set, boot.sh's status: 0 every check passed, no splat):")
     for name, kernel, idx, rc in bl:
         print(f"  {name:24s} {kernel:6s} set {idx}  exit {rc}")
