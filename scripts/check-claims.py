@@ -345,7 +345,12 @@ def main():
             if m[0] in versions:
                 continue
             found += 1
-            if not any(a <= m.start() and m.end() <= b for a, b in covered[d]):
+            # Covered: the token within one claim's span, or each of its
+            # numbers within one ("274 against 264", two claims).
+            parts = [(m.start() + n.start(), m.start() + n.end())
+                     for n in re.finditer(r"\d[\d,]*(?:\.\d+)?", m[0])]
+            if not any(a <= m.start() and m.end() <= b for a, b in covered[d]) and not all(
+                    any(a <= x and y <= b for a, b in covered[d]) for x, y in parts):
                 line = text.count("\n", 0, m.start()) + 1
                 ctx = norm(text[max(0, m.start() - 40):m.end() + 20]).strip()
                 errors.append(f"{d}:{line}: {m[0]}: no claim ties it to a result (\"...{ctx}...\")")
