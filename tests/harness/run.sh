@@ -230,20 +230,23 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/tests/benc
 		for path in sorted(glob.glob(top + "/tests/bench/claims/*.txt")):
 		    for line in open(path):
 		        f = [x.strip() for x in line.split(" | ")]
-		        if len(f) == 4 and re.match(r"[a-z]+:\S", f[3]) and "." in f[1]:
+		        if len(f) == 4 and re.match(r"[a-z]+:\S", f[3]) and re.fullmatch(r"\d+\.\d+", f[1]):
 		            doc, fig, anchor = f[:3]
 		            t = open(f"{top}/{doc}").read()
 		            m = re.search(r"\s+".join(map(re.escape, anchor.split())), t)
 		            i = m.start() + m[0].index(fig)
 		            open(f"{top}/{doc}", "w").write(t[:i] + fig + "9" + t[i + len(fig):])
-		            print(doc, fig)
+		            print(f"{doc}\t{fig}")
 		            sys.exit(0)
 		EOP
 		)
 		if [ -n "$what" ]; then
-			expect 1 "check-claims with ${what% *}'s ${what#* } made ${what#* }9" \
+			IFS=$'\t' read -r doc fig <<< "$what"
+			expect 1 "check-claims with $doc's $fig made ${fig}9" \
 				/usr/bin/python3 "$c/scripts/check-claims.py"
-			git -C "$c" checkout -q -- "${what% *}"
+			grep -q "^FAIL: .*${fig}9" "$tmp/out" && ok "check-claims names ${fig}9" ||
+				ko "check-claims did not name ${fig}9"
+			git -C "$c" checkout -q -- "$doc"
 		else
 			ko "check-claims: no figure tied to a result to change"
 		fi
