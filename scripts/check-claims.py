@@ -27,7 +27,8 @@ min(<glob>), max(<glob>), count(<glob>) over its keys. A numeric figure must
 equal the key's value rounded to the figure's own decimals (thousands
 separators and a trailing % are read as written); any other must be part of
 the value's text. "in" ties a parameter to the code that sets it (the file
-must hold the text); "const" is for what is not measured at all.
+must hold the text, and the text the figure's numbers; a percentage may be
+a fraction there); "const" is for what is not measured at all.
 
 "recompute" gives the command that computes a source's figures again from
 its committed data with the present analysis code ({dir}: the source's
@@ -329,6 +330,13 @@ def main():
                 body = None
             if body is None or norm(m[2]) not in body:
                 errors.append(f"{where}: {m[1]} does not hold \"{m[2]}\"")
+            # The figure's numbers must be the text's (a percentage may be
+            # written there as a fraction: 2 % as 0.02).
+            text = m[2].replace(",", "")
+            for x in re.findall(r"\d+(?:\.\d+)?", figure.replace(",", "")):
+                alts = [x] + ([repr(float(x) / 100).rstrip("0")] if "%" in figure else [])
+                if not any(re.search(r"(?<![\d.])" + re.escape(a) + r"(?!\d)", text) for a in alts):
+                    errors.append(f"{where}: figure {figure}: the code's text \"{m[2]}\" does not hold {x}")
             params += 1
             continue
         name, _, key = src.partition(":")
