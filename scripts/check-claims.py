@@ -267,6 +267,9 @@ def main():
             errors.append(f"{n}: not '<document> | <figure> | <anchor> | <source>'")
             continue
         claims.append((n, *parts))
+    # A check with nothing to read would pass: it must have both.
+    if not docs or not claims:
+        errors.append(f"no documents or no claims in {CLAIMS}: nothing was checked")
     for s in sources.values():
         s.check(analysis.get(s.name, set()), recompute.get(s.name))
         errors += s.errors
