@@ -32,20 +32,25 @@ tool() {	# tool <name> <command...>
 }
 
 # CPU hotplug of every CPU but the boot CPU, in turn, while the load runs,
-# from the moment stress-ng has started its six stressors (at most 20 s):
+# from the moment stress-ng has started its six stressors (at most 20 s,
+# and never past the phase's end): at least one round even when the wait
+# took the whole phase (arm64 under TCG, a 60 s phase: a CI run of
+# 2026-11-27 never reached the loop and took no CPU offline):
 # stress-ng 0.15's parent segfaulted once (exit 139, a make test of
 # 2026-11-27) 0.5 s after "dispatching hogs" while CPU 3 went offline, on
 # a pointer that was no pointer (0xf573439db0), before any stressor ran.
 st_hotplug() {
-	local ok=0 busy=0 c t=0
-	while [ "$(cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^stress-ng')" -lt 7 ] && [ $t -lt 20 ]; do
+	local ok=0 busy=0 c
+	local t0=$(now) rounds=0
+	while [ "$(cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^stress-ng')" -lt 7 ] &&
+		[ $(($(now) - t0)) -lt 20 ] && [ $(now) -lt $END ]; do
 		sleep 1
-		t=$((t + 1))
 	done
-	while [ $(now) -lt $END ]; do
+	while [ $rounds = 0 ] || [ $(now) -lt $END ]; do
+		rounds=$((rounds + 1))
 		for c in /sys/devices/system/cpu/cpu[1-9]*; do
 			[ -f $c/online ] || continue
-			[ $(now) -lt $END ] || break
+			[ $rounds = 1 ] || [ $(now) -lt $END ] || break
 			# Offlining may be refused (the last CPU of a partition
 			# with tasks pinned, for instance): counted, not a failure.
 			if echo 0 2>/dev/null > $c/online; then
