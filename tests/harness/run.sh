@@ -17,7 +17,9 @@
 #    line kinds of the last real
 #    report, and no other;
 #  - make check-claims passes on the committed tree and fails on a figure
-#    changed by one digit and on a committed change to code a run measured.
+#    changed by one digit and on a committed change to code a run measured;
+#  - scripts/check-instr.py passes on make test's kernel and fails on a
+#    fair.o that lost the sanitizer its configuration enables.
 # One line per case. Exit: 0 every case passed, 1 a case failed, 4 some
 # cases were skipped (no make test boot in the cache) and none failed.
 
@@ -266,6 +268,26 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/tests/benc
 	fi
 else
 	sk "no git history or no tests/bench/claims: the check-claims cases"
+fi
+
+# The instrumentation check of the c-rust-inline rule (scripts/check-instr.py)
+# on make test's kernel: passes, and fails on a fair.o compiled without the
+# sanitizer the configuration enables (UBSAN in the test kernel).
+tb=$(bdir test)
+if [ -f "$tb/kernel/sched/.fair.bc.cmd" ] && [ -f "$tb/kernel/sched/fair.o" ] &&
+	grep -q '^CONFIG_UBSAN=y' "$tb/.config"; then
+	expect 0 "check-instr on make test's kernel" /usr/bin/python3 scripts/check-instr.py "$tb" test
+	ref=$(/usr/bin/python3 scripts/check-instr.py --print-reference "$tb")
+	if (cd "$tb" && eval "$ref -fno-sanitize=all -o $tmp/fair.nosan.o") > "$tmp/out" 2>&1; then
+		expect 1 "check-instr on a fair.o without UBSAN" \
+			env INSTR_OBJ="$tmp/fair.nosan.o" /usr/bin/python3 scripts/check-instr.py "$tb" test
+		grep -q 'FAIL UBSAN: in fair.c compiled by Kbuild' "$tmp/out" &&
+			ok "check-instr names UBSAN" || ko "check-instr did not name the lost UBSAN"
+	else
+		ko "the reference compile without sanitizers failed: $(tail -n 2 "$tmp/out" | tr '\n' ' ')"
+	fi
+else
+	sk "no make test kernel built with the inline rule and UBSAN: the check-instr cases"
 fi
 
 echo "check-harness: $pass passed, $failed failed, $skipped skipped"

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check that the c-rust-inline rule keeps fair.o's instrumentation.
+
+With CONFIG_SCHED_RUST_CFS_INLINE, fair.o is not compiled by Kbuild's own
+rule: fair.c goes to bitcode with LLVM's passes off, is linked with the
+crate's bitcode, and the object is compiled from that (patch 0007). The
+sanitizers and coverage that Kbuild enables per object run as LLVM passes,
+so the second compile must ask for them again. This script compiles fair.c
+the ordinary way, with the very command Kbuild saved for the bitcode (its
+.fair.bc.cmd) minus the bitcode options, and compares the two objects:
+
+  - every instrumentation family the configuration implies (KASAN, UBSAN
+    handlers, stack protector, return thunks, kcfi, ftrace entries) is in
+    the reference object: otherwise the comparison would prove nothing;
+  - each family is present in both objects or in neither;
+  - every function defined in both calls each family its reference calls.
+
+  scripts/check-instr.py <build dir> [<flavour name>]
+  INSTR_OBJ=<object> ...   compare that object instead of <build>/kernel/sched/fair.o
+  scripts/check-instr.py --print-reference <build dir>
+                           print the reference compile (run it in <build dir>)
+
+Exit 0 when the objects agree (or the build does not use the rule: said
+so), 1 on a difference.
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+SUFFIX = os.environ.get('LLVM_SUFFIX', '-19')
+
+# Families of instrumentation, by the symbols their code references.
+FAMILIES = [
+    ('KASAN', re.compile(r'^__(asan|kasan)_')),
+    ('KMSAN', re.compile(r'^__msan_')),
+    ('KCSAN', re.compile(r'^__tsan_')),
+    ('KCOV', re.compile(r'^__sanitizer_cov_')),
+    ('GCOV', re.compile(r'^(llvm_gcda_|llvm_gcov_|__llvm_gcov_)')),
+    ('UBSAN', re.compile(r'^__ubsan_handle_')),
+    ('stack protector', re.compile(r'^(__stack_chk_fail|__stack_chk_guard|__ref_stack_chk_guard)$')),
+    ('return thunk', re.compile(r'^__x86_return_thunk$')),
+    ('retpoline', re.compile(r'^__x86_indirect_(call_)?thunk_')),
+    ('ftrace', re.compile(r'^(__fentry__|_mcount)$')),
+    ('kcfi type id', re.compile(r'^__kcfi_typeid_')),
+]
+# Families seen as sections of the object.
+SECTIONS = [
+    ('kcfi', re.compile(r'^\.kcfi_traps$')),
+    ('patchable entries', re.compile(r'^__patchable_function_entries$')),
+    ('profile counters', re.compile(r'^__llvm_prf_cnts$')),
+]
+
+
+def config(build):
+    c = {}
+    for line in open(os.path.join(build, '.config')):
+        m = re.match(r'^(CONFIG_\w+)=(.*)$', line)
+        if m:
+            c[m.group(1)] = m.group(2)
+    return c
+
+
+def expected(c, arch):
+    """The families fair.o must carry under this configuration
+    (kernel/sched/Makefile opts out of KCOV and KCSAN)."""
+    y = lambda k: c.get('CONFIG_' + k) == 'y'
+    e = []
+    if y('KASAN') and not y('KASAN_HW_TAGS'):
+        e.append('KASAN')
+    if y('UBSAN') and not y('UBSAN_TRAP'):
+        e.append('UBSAN')
+    if y('STACKPROTECTOR'):
+        e.append('stack protector')
+    if arch == 'x86_64' and y('MITIGATION_RETHUNK'):
+        e.append('return thunk')
+    if y('CFI') or y('CFI_CLANG'):
+        e.append('kcfi')
+    if y('FUNCTION_TRACER'):
+        e.append('ftrace' if arch == 'x86_64' else 'patchable entries')
+    if y('KMSAN'):
+        e.append('KMSAN')
+    if y('GCOV_KERNEL') and y('GCOV_PROFILE_ALL'):
+        e.append('GCOV')
+    return e
+
+
+def families_of(obj):
+    """({function: set of families its code references}, set of section families)."""
+    dis = subprocess.run(['llvm-objdump' + SUFFIX, '-dr', '--no-show-raw-insn', obj],
+                         capture_output=True, text=True, check=True).stdout
+    per_fn, fn = {}, None
+    for line in dis.splitlines():
+        m = re.match(r'^[0-9a-f]+ <(.+)>:$', line)
+        if m:
+            fn = m.group(1)
+            per_fn.setdefault(fn, set())
+            continue
+        m = re.search(r'\sR_\w+\s+([^\s+-]+)', line)
+        if m and fn is not None:
+            for name, rx in FAMILIES:
+                if rx.search(m.group(1)):
+                    per_fn[fn].add(name)
+    secs = subprocess.run(['llvm-readelf' + SUFFIX, '-SW', obj],
+                          capture_output=True, text=True, check=True).stdout
+    sec_fams = set()
+    for line in secs.splitlines():
+        m = re.match(r'^\s*\[\s*\d+\]\s+(\S+)', line)
+        if m:
+            for name, rx in SECTIONS:
+                if rx.search(m.group(1)):
+                    sec_fams.add(name)
+    # Undefined symbols no relocation in a function names (data relocations).
+    syms = subprocess.run(['llvm-nm' + SUFFIX, '-u', obj],
+                          capture_output=True, text=True, check=True).stdout.split()
+    for s in syms:
+        for name, rx in FAMILIES:
+            if rx.search(s):
+                sec_fams.add(name)
+    return per_fn, sec_fams
+
+
+def reference_command(build):
+    """Kbuild's saved command for fair.bc, as the ordinary one-step compile."""
+    path = os.path.join(build, 'kernel/sched/.fair.bc.cmd')
+    first = open(path).readline()
+    m = re.match(r'^savedcmd_\S+ := (.*)$', first.rstrip('\n'))
+    if not m:
+        sys.exit(f'check-instr: {path}: no saved command')
+    cmd = m.group(1).replace('$(pound)', '#').replace('$$', '$')
+    toks = shlex.split(cmd)
+    out, i = [], 0
+    while i < len(toks):
+        t = toks[i]
+        if t == '-Xclang' and i + 1 < len(toks) and toks[i + 1] == '-disable-llvm-passes':
+            i += 2
+            continue
+        if t == '-emit-llvm' or t.startswith('-Wp,-MMD'):
+            i += 1
+            continue
+        if t == '-o':
+            i += 2
+            continue
+        out.append(t)
+        i += 1
+    for t in ('-disable-llvm-passes', '-emit-llvm'):
+        if t in out:
+            sys.exit(f'check-instr: could not remove {t} from the saved command')
+    return out
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    if sys.argv[1] == '--print-reference':
+        print(shlex.join(reference_command(sys.argv[2])))
+        return 0
+    build = sys.argv[1]
+    label = sys.argv[2] if len(sys.argv) > 2 else os.path.basename(build)
+    c = config(build)
+    arch = 'x86_64' if c.get('CONFIG_X86_64') == 'y' else 'arm64' if c.get('CONFIG_ARM64') == 'y' else 'other'
+    if c.get('CONFIG_SCHED_RUST_CFS_INLINE') != 'y':
+        print(f'check-instr: {label} does not build fair.o with the c-rust-inline rule '
+              '(CONFIG_SCHED_RUST_CFS_INLINE is off): Kbuild\'s own rule, nothing to compare')
+        return 0
+    inline = os.environ.get('INSTR_OBJ') or os.path.join(build, 'kernel/sched/fair.o')
+    with tempfile.TemporaryDirectory() as tmp:
+        ref = os.path.join(tmp, 'fair.ref.o')
+        cmd = reference_command(build) + ['-o', ref]
+        r = subprocess.run(cmd, cwd=build, capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.stderr.write(r.stderr[-3000:])
+            sys.exit(f'check-instr: the reference compile of fair.c failed (exit {r.returncode})')
+        ref_fn, ref_sec = families_of(ref)
+        inl_fn, inl_sec = families_of(inline)
+
+    def fams(per_fn, sec):
+        return set().union(*per_fn.values()) | sec
+
+    ref_all, inl_all = fams(ref_fn, ref_sec), fams(inl_fn, inl_sec)
+    problems = []
+    exp = expected(c, arch)
+    for f in exp:
+        if f not in ref_all:
+            problems.append(f'{f}: the configuration enables it but the reference object has none '
+                            '(the comparison cannot see it)')
+    for f in sorted(ref_all - inl_all):
+        problems.append(f'{f}: in fair.c compiled by Kbuild\'s rule, missing from the inline rule\'s fair.o')
+    for f in sorted(inl_all - ref_all):
+        problems.append(f'{f}: in the inline rule\'s fair.o only')
+    both = sorted(set(ref_fn) & set(inl_fn))
+    lost = 0
+    for fn in both:
+        miss = ref_fn[fn] - inl_fn[fn]
+        if miss:
+            lost += 1
+            if lost <= 20:
+                problems.append(f'{fn}(): {", ".join(sorted(miss))} in the reference, not in the inline object')
+    counts = ' '.join(f'{f}:{sum(1 for s in ref_fn.values() if f in s)}/{sum(1 for s in inl_fn.values() if f in s)}'
+                      for f, _ in FAMILIES if f in ref_all | inl_all)
+    print(f'check-instr: {label} ({arch}) fair.o: expected by the configuration: {", ".join(exp) or "none"}; '
+          f'present (reference/inline): {", ".join(sorted(ref_all)) or "none"} / {", ".join(sorted(inl_all)) or "none"}')
+    print(f'check-instr: functions calling each family (reference/inline): {counts or "none"}; '
+          f'{len(both)} functions in both objects, {lost} lost a family')
+    for p in problems:
+        print(f'check-instr: FAIL {p}')
+    if problems:
+        return 1
+    print(f'check-instr: PASS: the inline rule kept every instrumentation family of fair.o')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
