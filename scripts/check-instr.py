@@ -209,7 +209,7 @@ def main():
         print(f'check-instr: FAIL {p}')
     if problems:
         return 1
-    print(f'check-instr: PASS: the inline rule kept every instrumentation family of fair.o')
+    print('check-instr: PASS: the inline rule kept every instrumentation family of fair.o')
     return 0
 
 

@@ -19,11 +19,11 @@
 //! Sound by type, for safe code:
 //!
 //! - no view outlives its token (every view is borrowed from it), and no token or view crosses
-//!   to another thread (`!Send`, `!Sync`: the tokens by their `NotThreadSafe` marker alone,
-//!   the views by [`Opaque`](crate::types::Opaque));
+//!   to another thread (`!Send`, `!Sync`: the tokens by their raw pointer, the views by
+//!   [`Opaque`](crate::types::Opaque));
 //! - no stale tree link is followed: only [`TreeEntity`], which only the tree's walk yields,
 //!   has links;
-//! - a group's per-CPU state exists only as [`group::NewTaskGroup::init`] builds it: C's fixed
+//! - a group's per-CPU state exists only as [`group::alloc_state`] builds it: C's fixed
 //!   sequence on every possible CPU's slot, for the CPU [`PerCpu`](crate::percpu::PerCpu)
 //!   hands in for that slot, below the parent group's entity on the same CPU, installed only
 //!   when complete, then the shares and the bandwidth control, once;
@@ -34,7 +34,7 @@
 //! On an `unsafe` contract, each stating what its caller guarantees: every conversion from what
 //! C passes in: the `assume_held()` of the tokens (the lock is held); `RqLocked::cfs_rq`,
 //! `RqLocked::entity`, `RqLocked::task` and `EpochLocked::cache_time` (the object belongs to
-//! the locked runqueue); [`rq_of`]; `TaskGroup::from_raw`; `NewTaskGroup::from_raw` (the group
+//! the locked runqueue); [`rq_of`]; `TaskGroup::from_raw`; `group::alloc_state` (the group
 //! is under creation, below the parent named); `TgEntryInit::from_raw` (C's own
 //! `init_tg_cfs_entry()` calls); `group::free_state` (the free path); the LLC scan state's
 //! `from_raw`. `make check-unsound` compiles misuse snippets that must each be refused by the

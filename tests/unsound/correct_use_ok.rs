@@ -7,7 +7,7 @@ use kernel::percpu::{possible_cpus, PerCpu};
 use kernel::prelude::*;
 use kernel::sched::{
     ffi,
-    group::{NewTaskGroup, TaskGroup},
+    group::{self, TaskGroup},
     RqLocked, TreeEntity,
 };
 
@@ -62,8 +62,7 @@ pub fn percpu(cpu: CpuId) -> Result<u64> {
 /// A new group's fair-scheduler part, built the only way there is, below its parent.
 pub fn group(tg: *mut ffi::task_group, parent: *mut ffi::task_group) -> Result {
     // SAFETY: The contract of the entry point: `tg` is under creation below `parent`.
-    let tg = unsafe { NewTaskGroup::from_raw(tg, parent) };
-    tg.init(GFP_KERNEL)
+    unsafe { group::alloc_state(tg, parent, GFP_KERNEL) }
 }
 
 /// The group entity of a group on a CPU.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Misuse: builds a group's per-CPU state with the group's own initialiser, outside
-//! `NewTaskGroup::init()`, which goes on to the shares and the bandwidth control (hole S2): the
+//! `group::alloc_state()`, which goes on to the shares and the bandwidth control (hole S2): the
 //! initialiser is private to `kernel::sched::group`.
 // expect: E0603
 // expect-message: struct `CfsTgStateInit` is private

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-//! Misuse: sends the proof of a lock held by this CPU to another thread. Refused by the token's
-//! `NotThreadSafe` marker (`PhantomData<*mut ()>`) and nothing else: the message names its
-//! `*mut ()`, and a second error (another field) would fail the check.
+//! Misuse: sends the proof of a lock held by this CPU to another thread. Refused because the
+//! token is `!Send`: it holds the runqueue's raw address; a second error would fail the check.
 // expect: E0277
-// expect-message: `*mut ()` cannot be sent between threads safely
-// expect-note: within `RqLocked<'_>`, the trait `Send` is not implemented for `*mut ()`
+// expect-message: `*mut rq` cannot be sent between threads safely
+// expect-note: within `RqLocked`, the trait `Send` is not implemented for `*mut rq`
 use kernel::sched::{ffi, RqLocked};
 
 fn send_to_another_cpu<T: Send>(_t: T) {}

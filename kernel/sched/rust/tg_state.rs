@@ -5,7 +5,7 @@
 //!
 //! A group's state is allocated as one `PerCpu<CfsTgState>`, initialised for every possible CPU
 //! by C's fixed sequence while still owned by Rust, and only then installed in `tg->cfs_rq`
-//! ([`NewTaskGroup::init`]): there is no partly initialised group, and an allocation that
+//! ([`group::alloc_state`]): there is no partly initialised group, and an allocation that
 //! fails leaves the group untouched. The layout is
 //! the C one, so every C accessor (`tg_cfs_rq()`, `tg_se()`, `cfs_rq_se()`,
 //! `__schedstats_from_se()`) works on groups made here, and either side can free a group the
@@ -17,7 +17,6 @@ use kernel::sched::{
     ffi,
     group::{
         self,
-        NewTaskGroup,
         TgEntryInit, //
     },
 };
@@ -38,11 +37,9 @@ pub unsafe extern "C" fn sched_rust_alloc_fair_sched_group(
     tg: *mut ffi::task_group,
     parent: *mut ffi::task_group,
 ) -> c_int {
-    // SAFETY: `tg` is unpublished and ours for the call, and `parent` its parent, valid and
-    // initialised (safety requirements).
-    let tg = unsafe { NewTaskGroup::from_raw(tg, parent) };
-
-    c_int::from(tg.init(GFP_KERNEL).is_ok())
+    // SAFETY: `tg` is under creation, unpublished and ours for the call, and `parent` its
+    // parent, valid and initialised (safety requirements).
+    c_int::from(unsafe { group::alloc_state(tg, parent, GFP_KERNEL) }.is_ok())
 }
 
 /// C entry point of `free_fair_sched_group()`.

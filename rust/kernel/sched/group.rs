@@ -9,17 +9,16 @@
 //! first, so that `tg->cfs_rq`, the per-CPU pointer C code uses, is also the allocation. The
 //! root group instead points at the runqueues' own `cfs_rq`s and has no entity.
 //!
-//! What is sound by type here: a new group's fair-scheduler part is built by
-//! [`NewTaskGroup::init`], which consumes the group under creation (so it runs once) and does
-//! all of `alloc_fair_sched_group()`: it allocates a [`PerCpu<CfsTgState>`], runs C's fixed
+//! What is sound by type here: a new group's fair-scheduler part is built by one call,
+//! [`alloc_state`], which does all of `alloc_fair_sched_group()`: it allocates a [`PerCpu<CfsTgState>`], runs C's fixed
 //! initialisation sequence on every possible CPU's slot in place (from the allocator's
 //! zero-filled memory, as in C) for the CPU that [`PerCpu`] hands in for that slot, with the
 //! parent entity and depth taken from the parent group's slot of the same CPU, installs it in
 //! `tg->cfs_rq` only once every CPU is initialised, then sets the shares and the bandwidth
 //! control. No safe code chooses the CPU, the parent, the depth, the shares or the steps, and
 //! no safe code can install a state that was not built so. What rests on an `unsafe` contract:
-//! the raw pointers C passes in ([`TaskGroup::from_raw`]; [`NewTaskGroup::from_raw`], whose
-//! caller names the group's parent; [`TgEntryInit::from_raw`] for C's `init_tg_cfs_entry()`
+//! the raw pointers C passes in ([`TaskGroup::from_raw`]; [`alloc_state`], whose caller names
+//! the group under creation and its parent; [`TgEntryInit::from_raw`] for C's `init_tg_cfs_entry()`
 //! calls; [`free_state`] for the free path).
 
 use super::{bindings, cpu_rq, ffi, NICE_0_LOAD};
@@ -171,7 +170,7 @@ pub unsafe fn group_se_stats(se: *mut bindings::sched_entity) -> *mut bindings::
 
 /// The per-CPU state of a task group on one CPU (`struct cfs_tg_state`).
 ///
-/// Built in place on every possible CPU by [`NewTaskGroup::init`] (or, in a debug kernel, by
+/// Built in place on every possible CPU by [`alloc_state`] (or, in a debug kernel, by
 /// C's `alloc_fair_sched_group()`), never by other safe code. It is
 /// `!Unpin` (through [`Opaque`]): its bandwidth list heads point into it, so it never moves.
 ///
@@ -370,87 +369,54 @@ impl TgEntryInit<'_> {
     }
 }
 
-/// A task group being created by `sched_create_group()`, not yet visible to anyone else, with
-/// its parent.
+/// Builds the fair-scheduler part of a group under creation below `parent`: allocates its per-CPU
+/// state, initialises it on every possible CPU and installs it (`tg->cfs_rq` then owns it, and
+/// `free_fair_sched_group()` frees it), then sets its shares to `NICE_0_LOAD` and its bandwidth
+/// control from its parent's.
 ///
-/// Its fair-scheduler part is built by [`NewTaskGroup::init`], which consumes it: the whole of
-/// `alloc_fair_sched_group()` runs once, with nothing left to the caller.
+/// Equivalent to `alloc_fair_sched_group()`: one call creates and initialises, so there is no
+/// group whose state is uninitialised, installed twice or forgotten. On failure the group is left
+/// untouched, as C leaves it when the allocation fails. Fails with `EEXIST` if the group has a
+/// state.
 ///
-/// # Invariants
+/// # Safety
 ///
-/// During `'a`: the group is valid and nothing else accesses it; `parent` is the group's parent,
-/// which outlives it (invariants of [`TaskGroup`]).
-#[must_use = "the group's fair-scheduler part is built only by `NewTaskGroup::init`"]
-pub struct NewTaskGroup<'a> {
-    tg: *mut bindings::task_group,
-    parent: &'a TaskGroup,
-    _p: PhantomData<&'a mut bindings::task_group>,
-}
-
-impl<'a> NewTaskGroup<'a> {
-    /// Wraps a task group under creation and the parent it is created below.
-    ///
-    /// # Safety
-    ///
-    /// For `'a`: `tg` must be valid and not yet published (no other CPU can reach it); `parent`
-    /// must be the group `tg` is being created below (the `parent` of `sched_create_group()`),
-    /// valid and initialised.
-    #[inline]
-    pub unsafe fn from_raw(tg: *mut ffi::task_group, parent: *mut ffi::task_group) -> Self {
-        // INVARIANT: Guaranteed by the safety requirements; a group's parent outlives it
-        // (invariants of `TaskGroup`).
-        NewTaskGroup {
-            // CAST: `ffi::task_group` is the opaque declaration of the `struct task_group` bound
-            // here.
-            tg: tg.cast(),
-            // SAFETY: `parent` is a valid, initialised group for `'a` (safety requirements).
-            parent: unsafe { TaskGroup::from_raw(parent) },
-            _p: PhantomData,
-        }
+/// - `tg` must be a valid group under creation in `sched_create_group()`, not yet published (no
+///   other CPU can reach it) during the call.
+/// - `parent` must be the group `tg` is created below, valid and initialised.
+#[inline]
+pub unsafe fn alloc_state(
+    tg: *mut ffi::task_group,
+    parent: *mut ffi::task_group,
+    flags: Flags,
+) -> Result {
+    // CAST: `ffi::task_group` is the opaque declaration of the `struct task_group` bound here.
+    let tg = tg.cast::<bindings::task_group>();
+    // SAFETY: `parent` is a valid, initialised group (safety requirements), the parent of `tg`,
+    // which outlives the call.
+    let parent = unsafe { TaskGroup::from_raw(parent) };
+    // SAFETY: The group is valid and unpublished, so this is the only access (safety
+    // requirements).
+    if !unsafe { (*tg).cfs_rq }.is_null() {
+        return Err(EEXIST);
     }
-
-    /// Returns the raw pointer to the group, as C knows it.
-    #[inline]
-    pub fn as_raw(&self) -> *mut ffi::task_group {
-        self.tg.cast()
+    // INVARIANT: `tg` is valid and ours for the call, `parent` its parent (safety requirements).
+    let init = CfsTgStateInit { tg, parent };
+    let state = PerCpu::try_init_per_cpu(init, flags)?;
+    // CAST: `cfs_rq` is at offset 0 of `cfs_tg_state`, so the per-CPU address of the state is
+    // also that of its `cfs_rq`.
+    let cfs_rq = state.into_raw().cast::<bindings::cfs_rq>();
+    // SAFETY: The group is valid and unpublished, so these are the only accesses (safety
+    // requirements); publishing it later orders the stores before any reader.
+    unsafe {
+        (*tg).cfs_rq = cfs_rq.as_raw();
+        (*tg).shares = crate::num::casts::arch::u64_as_usize(NICE_0_LOAD);
     }
-
-    /// Builds the group's fair-scheduler part below its parent: allocates its per-CPU state,
-    /// initialises it on every possible CPU and installs it (`tg->cfs_rq` then owns it, and
-    /// `free_fair_sched_group()` frees it), then sets its shares to `NICE_0_LOAD` and its
-    /// bandwidth control from its parent's.
-    ///
-    /// Equivalent to `alloc_fair_sched_group()`. On failure the group is left untouched, as C
-    /// leaves it when the allocation fails. Fails with `EEXIST` if the group has a state.
-    #[inline]
-    pub fn init(self, flags: Flags) -> Result {
-        let tg = self.tg;
-        // SAFETY: The group is valid and unpublished, so this is the only access (type
-        // invariants).
-        if !unsafe { (*tg).cfs_rq }.is_null() {
-            return Err(EEXIST);
-        }
-        // INVARIANT: `tg` is valid and ours for the call, `parent` its parent (type invariants).
-        let init = CfsTgStateInit {
-            tg,
-            parent: self.parent,
-        };
-        let state = PerCpu::try_init_per_cpu(init, flags)?;
-        // CAST: `cfs_rq` is at offset 0 of `cfs_tg_state`, so the per-CPU address of the state
-        // is also that of its `cfs_rq`.
-        let cfs_rq = state.into_raw().cast::<bindings::cfs_rq>();
-        // SAFETY: The group is valid and unpublished, so these are the only accesses (type
-        // invariants); publishing it later orders the stores before any reader.
-        unsafe {
-            (*tg).cfs_rq = cfs_rq.as_raw();
-            (*tg).shares = crate::num::casts::arch::u64_as_usize(NICE_0_LOAD);
-        }
-        // SAFETY: The group is unpublished, so its bandwidth state is ours to initialise (type
-        // invariants); its parent is a valid, initialised group (same), whose bandwidth state
-        // `init_cfs_bandwidth()` only reads.
-        unsafe { bindings::sched_rust_init_tg_cfs_bandwidth(tg.cast(), self.parent.as_raw()) };
-        Ok(())
-    }
+    // SAFETY: The group is unpublished, so its bandwidth state is ours to initialise; its parent
+    // is a valid, initialised group, whose bandwidth state `init_cfs_bandwidth()` only reads
+    // (safety requirements).
+    unsafe { bindings::sched_rust_init_tg_cfs_bandwidth(tg.cast(), parent.as_raw()) };
+    Ok(())
 }
 
 /// Frees the per-CPU state of a group being freed, as C's `free_percpu(tg->cfs_rq)`: nothing
@@ -460,7 +426,7 @@ impl<'a> NewTaskGroup<'a> {
 ///
 /// `tg` must be a non-root group being freed (`sched_free_group()`): nothing can reach it any
 /// more, and its `cfs_rq` is null or the state allocated for it, by Rust
-/// ([`NewTaskGroup::init`]) or by C's `alloc_fair_sched_group()`, both initialising every
+/// ([`alloc_state`]) or by C's `alloc_fair_sched_group()`, both initialising every
 /// possible CPU.
 #[inline]
 pub unsafe fn free_state(tg: *mut ffi::task_group) {

@@ -30,15 +30,15 @@ use crate::{
 };
 use core::marker::PhantomData;
 
-impl RqLocked<'_> {
+impl RqLocked {
     /// Returns the LLC counters of this runqueue and of its bottom sched domain.
     #[inline]
     pub fn llc(&self) -> &RqLlc {
         // CAST: `RqLlc` is `repr(transparent)` over `Opaque<rq>`, which has its layout.
         // INVARIANT: The lock, a raw spinlock, is held while the view exists, so preemption is
         // disabled, which makes an RCU read-side critical section for `rq->sd`.
-        // SAFETY: The runqueue is valid and locked for `'a` (invariants of `RqLocked`), which
-        // outlives the borrow of `self`.
+        // SAFETY: The runqueue is valid and locked while `self` lives (invariants of
+        // `RqLocked`), so for the borrow of `self`.
         unsafe { &*self.rq().cast::<RqLlc>() }
     }
 
@@ -52,8 +52,8 @@ impl RqLocked<'_> {
     pub unsafe fn task(&self, p: *mut bindings::task_struct) -> &TaskLlc {
         // CAST: `TaskLlc` is `repr(transparent)` over `Opaque<task_struct>`.
         // INVARIANT: As the next comment says.
-        // SAFETY: `p` is valid, and on this runqueue, whose lock is held for `'a` (safety
-        // requirements and invariants of `RqLocked`), which outlives the borrow of `self`.
+        // SAFETY: `p` is valid, and on this runqueue, whose lock is held while `self` lives
+        // (safety requirements and invariants of `RqLocked`), so for the borrow of `self`.
         unsafe { &*p.cast::<TaskLlc>() }
     }
 }
@@ -248,14 +248,14 @@ impl TaskLlc {
     }
 }
 
-impl EpochLocked<'_> {
+impl EpochLocked {
     /// Returns the epoch clock of this runqueue.
     #[inline]
     pub fn epoch(&self) -> &RqEpoch {
         // CAST: `RqEpoch` is `repr(transparent)` over `Opaque<rq>`.
         // INVARIANT: As the next comment says.
-        // SAFETY: The runqueue is valid and its `cpu_epoch_lock` held for `'a` (invariants of
-        // `EpochLocked`), which outlives the borrow of `self`.
+        // SAFETY: The runqueue is valid and its `cpu_epoch_lock` held while `self` lives
+        // (invariants of `EpochLocked`), so for the borrow of `self`.
         unsafe { &*self.rq().cast::<RqEpoch>() }
     }
 
@@ -263,16 +263,16 @@ impl EpochLocked<'_> {
     ///
     /// # Safety
     ///
-    /// `t` must be valid for `'a`: the `sched_cache_time` of a process on this runqueue's CPU
-    /// (`per_cpu_ptr(mm->sc_stat.pcpu_sched, cpu_of(rq))`).
+    /// `t` must be valid while `self` lives: the `sched_cache_time` of a process on this
+    /// runqueue's CPU (`per_cpu_ptr(mm->sc_stat.pcpu_sched, cpu_of(rq))`).
     #[inline]
     pub unsafe fn cache_time(&self, t: *mut bindings::sched_cache_time) -> &CacheTime {
         // CAST: `CacheTime` is `repr(transparent)` over `Opaque<sched_cache_time>`.
         // INVARIANT: `t` is valid and its CPU's `cpu_epoch_lock` held while the view exists, as
         // the next comment says.
-        // SAFETY: `t` is valid for `'a` and belongs to this CPU, whose `cpu_epoch_lock`
-        // serialises its writers and is held for `'a` (safety requirements, type invariants),
-        // which outlives the borrow of `self`.
+        // SAFETY: `t` is valid while `self` lives and belongs to this CPU, whose
+        // `cpu_epoch_lock` serialises its writers and is held while `self` lives (safety
+        // requirements, type invariants), so for the borrow of `self`.
         unsafe { &*t.cast::<CacheTime>() }
     }
 }

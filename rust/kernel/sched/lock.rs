@@ -14,37 +14,23 @@
 //!     crate::interrupt::LocalInterruptDisabled::assume_disabled
 
 use super::{bindings, ffi, CfsRqView, SchedEntity};
-use crate::{cpu::CpuId, types::NotThreadSafe};
-use core::marker::PhantomData;
+use crate::cpu::CpuId;
 
-/// The address of a runqueue, as a lock token holds it.
-///
-/// It is [`Send`] and [`Sync`] so that the tokens' own thread-safety is that of their
-/// [`NotThreadSafe`] markers alone: a raw pointer field would make them `!Send` and `!Sync` too,
-/// and a token that lost its marker would still be refused, for a reason nobody chose.
-struct RqAddr(*mut bindings::rq);
-
-// SAFETY: An `RqAddr` is an address only: nothing reads or writes through it but the methods of
-// the token that holds it, whose invariants say when that is allowed, and the token is neither
-// `Send` nor `Sync` (its `NotThreadSafe` marker).
-unsafe impl Send for RqAddr {}
-
-// SAFETY: As for `Send`: a shared `RqAddr` gives access to nothing.
-unsafe impl Sync for RqAddr {}
-
-/// Proof that the current CPU holds the lock of a runqueue (`rq_lockp(rq)`) for `'a`.
+/// Proof that the current CPU holds the lock of a runqueue (`rq_lockp(rq)`).
 ///
 /// The runqueue's fair runqueues ([`RqLocked::cfs_rq`]), their entities, and the LLC state of
 /// the runqueue and its tasks (`RqLocked::llc`, `RqLocked::task`) are views borrowed from it, as
 /// the data of a [`Guard`] is borrowed from the guard: no view outlives the token. The token is
-/// neither [`Send`] nor [`Sync`], by its [`NotThreadSafe`] marker alone: the lock is held by this
-/// CPU, in this context, and neither the token nor a reference to it may reach another thread.
+/// neither [`Send`] nor [`Sync`], as the raw pointer it holds makes it: the lock is held by
+/// this CPU, in this context, and neither the token nor a reference to it may reach another
+/// thread. The lock is a raw spinlock: the code that holds the token runs in atomic context and
+/// must not sleep while the token lives.
 ///
 /// [`Guard`]: crate::sync::lock::Guard
 ///
 /// # Invariants
 ///
-/// `rq` points to a valid runqueue, and the current CPU holds its lock for all of `'a`.
+/// `rq` points to a valid runqueue whose lock the current CPU holds while the token lives.
 ///
 /// # Examples
 ///
@@ -73,19 +59,18 @@ unsafe impl Sync for RqAddr {}
 /// }
 /// # let _ = leftmost_first;
 /// ```
-pub struct RqLocked<'a> {
-    rq: RqAddr,
-    _lock: PhantomData<&'a ()>,
-    _not_thread_safe: NotThreadSafe,
+pub struct RqLocked {
+    rq: *mut bindings::rq,
 }
 
-impl RqLocked<'_> {
+impl RqLocked {
     /// Creates the token for the lock of `rq`, which the caller holds; lockdep checks it
     /// (`lockdep_assert_rq_held()`) when configured.
     ///
     /// # Safety
     ///
-    /// `rq` must be a valid runqueue whose lock the caller holds for all of `'a`.
+    /// `rq` must be a valid runqueue whose lock the caller holds until the token is dropped,
+    /// without sleeping meanwhile.
     #[inline]
     pub unsafe fn assume_held(rq: *mut ffi::rq) -> Self {
         #[cfg(CONFIG_LOCKDEP)]
@@ -96,22 +81,20 @@ impl RqLocked<'_> {
         // INVARIANT: Guaranteed by the safety requirements of this function.
         Self {
             // CAST: `ffi::rq` is the opaque declaration of the `struct rq` bound here.
-            rq: RqAddr(rq.cast()),
-            _lock: PhantomData,
-            _not_thread_safe: NotThreadSafe,
+            rq: rq.cast(),
         }
     }
 
     /// Returns the raw runqueue, as C knows it.
     #[inline]
     pub fn as_raw(&self) -> *mut ffi::rq {
-        self.rq.0.cast()
+        self.rq.cast()
     }
 
     /// Returns the raw runqueue, with its fields.
     #[inline]
     pub(super) fn rq(&self) -> *mut bindings::rq {
-        self.rq.0
+        self.rq
     }
 
     /// Returns the view of `cfs_rq`, a fair runqueue of this runqueue, borrowed from the token.
@@ -124,8 +107,8 @@ impl RqLocked<'_> {
     pub unsafe fn cfs_rq(&self, cfs_rq: *mut ffi::cfs_rq) -> &CfsRqView {
         // CAST: `ffi::cfs_rq` is the opaque declaration of the `struct cfs_rq` bound here.
         // SAFETY: `cfs_rq` is valid and belongs to this runqueue by the safety requirements, so
-        // its fields and its tree are protected by the lock held for `'a` (type invariants),
-        // which outlives the borrow of `self` that the view is tied to.
+        // its fields and its tree are protected by the lock, held while `self` lives (type
+        // invariants), so for the borrow of `self` that the view is tied to.
         unsafe { CfsRqView::from_raw(cfs_rq.cast()) }
     }
 
@@ -137,8 +120,8 @@ impl RqLocked<'_> {
     /// `se` must be a valid entity of a fair runqueue of this runqueue.
     #[inline]
     pub unsafe fn entity(&self, se: *mut bindings::sched_entity) -> &SchedEntity {
-        // SAFETY: `se` is valid and protected by this runqueue's lock, held for `'a` (type
-        // invariants and safety requirements), which outlives the borrow of `self`.
+        // SAFETY: `se` is valid and protected by this runqueue's lock, held while `self` lives
+        // (type invariants and safety requirements), so for the borrow of `self`.
         unsafe { SchedEntity::from_raw(se) }
     }
 }
@@ -178,16 +161,17 @@ pub unsafe fn rq_of(cfs_rq: *mut ffi::cfs_rq) -> *mut ffi::rq {
     }
 }
 
-/// Proof that the current CPU holds `rq->cpu_epoch_lock` of a runqueue for `'a`.
+/// Proof that the current CPU holds `rq->cpu_epoch_lock` of a runqueue.
 ///
 /// The runqueue's epoch clock (`RqEpoch`) and the processes' runtimes on its CPU
 /// (`CacheTime`) are views borrowed from it. Like [`RqLocked`], it is neither [`Send`] nor
-/// [`Sync`], by its [`NotThreadSafe`] marker alone.
+/// [`Sync`], and the code that holds it runs in atomic context: it must not sleep while the
+/// token lives.
 ///
 /// # Invariants
 ///
-/// `rq` points to a valid runqueue, and the current CPU holds its `cpu_epoch_lock` for all of
-/// `'a`.
+/// `rq` points to a valid runqueue whose `cpu_epoch_lock` the current CPU holds while the token
+/// lives.
 ///
 /// # Examples
 ///
@@ -210,20 +194,19 @@ pub unsafe fn rq_of(cfs_rq: *mut ffi::cfs_rq) -> *mut ffi::rq {
 /// # let _ = epoch_of;
 /// ```
 #[cfg(CONFIG_SCHED_CACHE)]
-pub struct EpochLocked<'a> {
-    rq: RqAddr,
-    _lock: PhantomData<&'a ()>,
-    _not_thread_safe: NotThreadSafe,
+pub struct EpochLocked {
+    rq: *mut bindings::rq,
 }
 
 #[cfg(CONFIG_SCHED_CACHE)]
-impl EpochLocked<'_> {
+impl EpochLocked {
     /// Creates the token for `rq->cpu_epoch_lock`, which the caller holds; lockdep checks it
     /// when configured.
     ///
     /// # Safety
     ///
-    /// `rq` must be a valid runqueue whose `cpu_epoch_lock` the caller holds for all of `'a`.
+    /// `rq` must be a valid runqueue whose `cpu_epoch_lock` the caller holds until the token is
+    /// dropped, without sleeping meanwhile.
     #[inline]
     pub unsafe fn assume_held(rq: *mut ffi::rq) -> Self {
         #[cfg(CONFIG_LOCKDEP)]
@@ -234,15 +217,13 @@ impl EpochLocked<'_> {
         // INVARIANT: Guaranteed by the safety requirements of this function.
         Self {
             // CAST: `ffi::rq` is the opaque declaration of the `struct rq` bound here.
-            rq: RqAddr(rq.cast()),
-            _lock: PhantomData,
-            _not_thread_safe: NotThreadSafe,
+            rq: rq.cast(),
         }
     }
 
     /// Returns the raw runqueue, with its fields.
     #[inline]
     pub(super) fn rq(&self) -> *mut bindings::rq {
-        self.rq.0
+        self.rq
     }
 }
