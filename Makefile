@@ -70,8 +70,8 @@ test-arm64: ## make test on arm64 (QEMU virt, 4 CPUs in two L2 caches)
 
 test-all: test test-arm64 ## make test and make test-arm64
 
-stress: ## test kernel: hotplug, partitions, churn, faults, selftests [10 min + boot]
-	@$(S)/run.sh stress
+stress: ## hotplug, partitions, churn, faults, selftests; FLAVOUR=prod [10 min + boot]
+	@FLAVOUR=$(FLAVOUR) $(S)/run.sh stress
 
 boot: ## boot the last FLAVOUR= build (test) again and check it; BOOT_ARGS= [1-9 min]
 	@$(S)/boot.sh $(FLAVOUR) $(BOOT_ARGS)

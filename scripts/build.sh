@@ -20,6 +20,9 @@
 #   scripts/build.sh test    the evaluation kernel plus lockdep, UBSAN and Rust
 #                 debug checks (make test)
 #   scripts/build.sh test-kasan  the test kernel plus KASAN and kmemleak
+#   scripts/build.sh prod-fault  the prod kernel plus fault injection and the
+#                 hung-task detector (configs/fault.config): make stress
+#                 FLAVOUR=prod
 #   scripts/build.sh rustmin  the test configuration's Rust code and fair.c
 #                 only (kernel/sched/rust/), for the kernel's minimum rustc
 # ARCH=arm64 builds the prod, test or bench flavour for arm64 (QEMU virt).
@@ -29,7 +32,7 @@
 
 . "$(dirname "$0")/common.sh"
 
-flavour=${1:?usage: build.sh prod|bench|size|test|test-kasan|rustmin}
+flavour=${1:?usage: build.sh prod|prod-fault|off|stock|bench|size|test|test-kasan|rustmin}
 B=$(bdir "$flavour")
 # configs/distro.config is x86_64's (retpolines, return thunks, ORC), arm64
 # has configs/distro-arm64.config.
@@ -37,6 +40,7 @@ distro=distro
 [ "$KARCH" = x86_64 ] || distro=distro-$KARCH
 case $flavour in
 prod|off|stock)	frags="base $KARCH $distro" ;;
+prod-fault)	frags="base $KARCH $distro fault" ;;
 bench)	frags="base $KARCH eval kunit $distro" ;;
 size)	frags="base $KARCH eval kunit" ;;
 test)	frags="base $KARCH eval kunit debug" ;;
@@ -44,8 +48,8 @@ test-kasan)	frags="base $KARCH eval kunit debug kasan" ;;
 rustmin)	frags="base $KARCH eval kunit debug" ;;
 *)	die "unknown flavour $flavour" ;;
 esac
-[ "$KARCH" = x86_64 ] || case $flavour in test|prod|off|stock|bench|rustmin) ;; *)
-	die "ARCH=$KARCH builds the prod, off, stock, test and bench flavours only, not $flavour" ;; esac
+[ "$KARCH" = x86_64 ] || case $flavour in test|prod|prod-fault|off|stock|bench|rustmin) ;; *)
+	die "ARCH=$KARCH builds the prod, prod-fault, off, stock, test and bench flavours only, not $flavour" ;; esac
 # The stock kernel is built from the pristine tree, which has no
 # CONFIG_SCHED_RUST_CFS at all.
 [ "$flavour" = stock ] && WORK=$PRISTINE

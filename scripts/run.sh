@@ -75,12 +75,26 @@ test)
 stress)
 	# The long stress phase (tests/boot/stress.sh) on the test kernel, with
 	# 8 CPUs in two LLCs of 4 (test_cpuset_prs.sh needs 8); the KUnit suites
-	# are make test's, not repeated here.
-	stage "build test kernel" "$S/build.sh" test
-	export SMP=${SMP:-8,sockets=2,cores=4,threads=1} BOOT_NAME=stress
+	# are make test's, not repeated here. FLAVOUR=prod: on the production
+	# kernel plus fault injection (prod-fault: no debug option, every
+	# piece on Rust), Rust alone; on arm64 for 300 s by default.
+	a=
+	[ "$KARCH" = x86_64 ] || a="$KARCH "
+	secs=600
+	[ "$KARCH" = x86_64 ] || secs=300
+	secs=${STRESS_SECONDS:-$secs}
+	case ${FLAVOUR:-test} in
+	test)	sf=test ;;
+	prod)	sf=prod-fault ;;
+	*)	die "make stress: FLAVOUR=test (default) or FLAVOUR=prod, not ${FLAVOUR}" ;;
+	esac
+	stage "build ${a}$sf kernel" "$S/build.sh" $sf
+	[ $sf = prod-fault ] &&
+		stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" $sf
+	export SMP=${SMP:-8,sockets=2,cores=4,threads=1} BOOT_NAME=stress${sf#test}
 	export BOOT_TIMEOUT=${BOOT_TIMEOUT:-4000}
-	stage "stress the test kernel for ${STRESS_SECONDS:-600}s of guest time" "$S/boot.sh" test \
-		rsc.mode=stress rsc.stress_seconds="${STRESS_SECONDS:-600}" kunit.enable=0
+	stage "stress the ${a}$sf kernel for ${secs}s of guest time" "$S/boot.sh" $sf \
+		rsc.mode=stress rsc.stress_seconds="$secs" kunit.enable=0
 	;;
 latency)
 	stage "build test kernel" "$S/build.sh" test

@@ -296,7 +296,17 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 	if ! grep -q '^RSC: stress done' "$con"; then
 		problems+=("stress: the phase did not complete (no 'RSC: stress done')")
 	fi
-	for op in hotplug partition flip_tg_state flip_pick flip_llc cgchurn cgmoves features hackbench1 hackbench2; do
+	# A production kernel has one side and no runtime switch to flip.
+	sides="rust c"
+	ops="hotplug partition flip_tg_state flip_pick flip_llc cgchurn cgmoves features hackbench1 hackbench2"
+	if ! cfg SCHED_RUST_CFS_DEBUG; then
+		sides=rust
+		ops="hotplug partition cgchurn cgmoves features hackbench1 hackbench2"
+	fi
+	shape=$(sget stress_shape | head -n1)
+	[ "$shape" = "$(cfg SCHED_RUST_CFS_DEBUG && echo debug || echo production) sides $sides" ] ||
+		problems+=("stress: the guest ran the phase as '${shape:-nothing}' on a kernel $(cfg SCHED_RUST_CFS_DEBUG && echo with || echo without) the debug option")
+	for op in $ops; do
 		n=$(sget "stress_ops $op" | awk '{ print $1 }' | head -n1)
 		[ "${n:-0}" -gt 0 ] || problems+=("stress: $op ran ${n:-no} times")
 	done
@@ -314,7 +324,7 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 	# failed mkdir would grow it by ~60 kB per CPU per sweep; nor slab by
 	# 1 MB (without KASAN).
 	ncpu=$(sget cpus | head -n1)
-	for impl in rust c; do
+	for impl in $sides; do
 		nsweeps=$(sget "stress_failnth $impl" | awk '$7 > 0 { n++ } END { print n + 0 }')
 		[ "$nsweeps" -ge 3 ] ||
 			problems+=("stress: fail-nth over mkdir on $impl: $nsweeps sweeps with failed mkdirs, expected 3")
@@ -332,6 +342,20 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 	for t in $suites; do
 		r=$(sget "stress_suite rust $t" | head -n1)
 		c=$(sget "stress_suite c $t" | head -n1)
+		if [ "$sides" = rust ] && [ -n "$r" ]; then
+			# One side: the suite must pass (0) and have run.
+			rrc=$(awk '{ print $2 }' <<< "$r")
+			figures+=("stress: selftest $t: rust rc ${r#rc }")
+			if [ "$t" = cpu-on-off-test ]; then
+				off=$(sed -n 's/.* offlined \([0-9]*\) .*/\1/p' <<< "$r ")
+				[ "${off:-0}" -ge 1 ] ||
+					problems+=("stress: cpu-on-off-test took ${off:-no} CPU offline: it did not run")
+			elif ! grep -qE "^RSC: stress_suite rust $t rc [0-9]+ ok [1-9]" "$con"; then
+				problems+=("stress: selftest $t ran no case")
+			fi
+			[ "$rrc" = 0 ] || problems+=("stress: selftest $t failed (rc $rrc) on the production kernel")
+			continue
+		fi
 		if [ -z "$r" ] || [ -z "$c" ]; then
 			problems+=("stress: selftest $t did not run on both sides (rust: '${r:-}', c: '${c:-}')")
 			continue
@@ -368,8 +392,25 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 			problems+=("stress: selftest $t fails on Rust (rc $rrc) and not the same way on C (rc $crc)")
 		fi
 	done
-	lc=$(sget stress_llc_counters)
-	[ "$lc" = 0 ] || problems+=("stress: LLC counters after the stress phase: ${lc:-missing}, not 0")
+	if cfg SCHED_RUST_CFS_DEBUG; then
+		lc=$(sget stress_llc_counters)
+		[ "$lc" = 0 ] || problems+=("stress: LLC counters after the stress phase: ${lc:-missing}, not 0")
+	fi
+	# What any kernel shows: the cgroups of the phase gone, and Percpu
+	# back to its start but for the allocator's populated pages (4 per
+	# CPU, as above); a state leaked per group would be ~60 kB per CPU
+	# for each of the thousands of groups the phase makes.
+	read -r p0 g0 <<< "$(sget stress_before | awk '{ print $2, $4 }')"
+	read -r p1 g1 d1 <<< "$(sget stress_after | awk '{ print $2, $4, $6 }')"
+	if [ -z "$p0" ] || [ -z "$p1" ]; then
+		problems+=("stress: no Percpu/cgroup count before and after the phase")
+	else
+		[ "$g1" = "$g0" ] && [ "$d1" = 0 ] ||
+			problems+=("stress: $g1 cgroups ($d1 dying) after the phase, $g0 before")
+		[ $((p1 - p0)) -le $((16 * ${ncpu:-4})) ] ||
+			problems+=("stress: Percpu $p0 kB before the phase, $p1 kB after its groups went")
+		figures+=("stress: Percpu $p0 kB before, $p1 kB after; cgroups $g0 before, $g1 after")
+	fi
 	# Shadow and LLC checks must have run through the stress phase too.
 	if [ "$mode" = stress ] && cfg SCHED_RUST_CFS_SHADOW; then
 		[ -n "$shadow" ] || problems+=("stress: no shadow line")
