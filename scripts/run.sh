@@ -84,7 +84,7 @@ stress)
 	[ "$KARCH" = x86_64 ] || secs=300
 	secs=${STRESS_SECONDS:-$secs}
 	case ${FLAVOUR:-test} in
-	test)	sf=test ;;
+	test)	sf="test" ;;
 	prod)	sf=prod-fault ;;
 	*)	die "make stress: FLAVOUR=test (default) or FLAVOUR=prod, not ${FLAVOUR}" ;;
 	esac
