@@ -12,6 +12,11 @@
 #                               (a second error, for another reason, fails)
 #   // expect-note: <text>      (any number) text the compiler's output must
 #                               contain, e.g. the type a note names
+#   //~ ERROR                   at the end of the line each error must be
+#                               reported on (compiletest's form; //~^ for the
+#                               line above, one ^ per line): every error's
+#                               primary location must be a marked line, and
+#                               every marked line must have an error
 #   // compile: full            compiled to an object (--emit=obj), not only to
 #                               metadata: for errors of monomorphisation (a
 #                               const assert of a generic), which a metadata
@@ -167,6 +172,13 @@ for src in "$TOP"/tests/unsound/*.rs; do
 	for note in "${notes[@]}"; do
 		grep -qF -- "$note" "$log" || missing="$missing '$note'"
 	done
+	# The lines the errors must be on (//~ ERROR, //~^ ERROR: the line above),
+	# and the lines they are on: each error's first " --> file:line:col".
+	marked=$(awk '{ if (match($0, /\/\/~\^* ERROR/)) { m = substr($0, RSTART, RLENGTH); c = gsub(/\^/, "", m); print NR - c } }' "$src" | sort -nu | tr '\n' ' ')
+	got=$(awk -v f="$(basename "$src")" '
+		/^error(\[E[0-9]+\])?: / && !/^error: aborting/ { want = 1; next }
+		want && /^ *--> / { n = split($2, a, ":"); if (a[1] ~ f "$") print a[n - 1]; want = 0 }' "$log" |
+		sort -nu | tr '\n' ' ')
 	if [ $rc = 0 ]; then
 		echo "FAIL $name: compiles${full:+ (full compile)}, expected $want ($msg)"
 		fail=1
@@ -182,8 +194,27 @@ for src in "$TOP"/tests/unsound/*.rs; do
 		echo "FAIL $name: refused with $want ($msg), but the output lacks$missing"
 		show "$log"
 		fail=1
+	elif [ -z "$marked" ]; then
+		echo "FAIL $name: no line marked '//~ ERROR' (the line its error must be on; its errors are on line(s) ${got:-none})"
+		fail=1
+	elif [ "$full" = full ] && [ -z "$got" ]; then
+		# A monomorphisation error is reported where the const assert is
+		# (the kernel crate), not on a line of the snippet: the marked
+		# line must then be one its control changes.
+		if [ -n "$(comm -23 <(tr ' ' '\n' <<< "$marked" | grep . | sort) <(diff --unchanged-line-format= \
+			--old-line-format='%dn
+' --new-line-format= "$src" "$ctl" | sort -u))" ]; then
+			echo "FAIL $name: the marked line ($marked) is the same in its control, which must change it"
+			fail=1
+			continue
+		fi
+		echo "PASS $name: refused with $want ($msg) by the full compile only, instantiated from line ${marked% } (the line its control changes), $nerr error(s); control ${name}_ok differs in $d line(s) of code"
+	elif [ "$got" != "$marked" ]; then
+		echo "FAIL $name: refused with $want ($msg), on line(s) ${got:-none} of the snippet, where it marks line(s) $marked"
+		show "$log"
+		fail=1
 	else
-		echo "PASS $name: refused with $want ($msg)${nerr:+, $nerr error(s)}${full:+, by the full compile only}; control ${name}_ok differs in $d line(s) of code"
+		echo "PASS $name: refused with $want ($msg) on line ${marked% }${nerr:+, $nerr error(s)}${full:+, by the full compile only}; control ${name}_ok differs in $d line(s) of code"
 	fi
 done
 [ "$n" -gt 0 ] || die "check-unsound: no snippets in tests/unsound/"

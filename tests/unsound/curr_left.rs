@@ -12,6 +12,6 @@ pub fn f(rq: *mut ffi::rq, cfs_rq: *mut ffi::cfs_rq) -> u64 {
     // SAFETY: As above.
     let cfs = unsafe { locked.cfs_rq(cfs_rq) };
     cfs.curr()
-        .and_then(|curr| curr.left())
+        .and_then(|curr| curr.left()) //~ ERROR
         .map_or(0, |e| e.vruntime())
 }

@@ -10,5 +10,5 @@ pub fn f(rq: *mut ffi::rq, se: *mut ffi::sched_entity) -> u64 {
     let locked = unsafe { RqLocked::assume_held(rq) };
     // SAFETY: As above.
     let se = unsafe { locked.entity(se) };
-    se.left().map_or(0, |e| e.vruntime())
+    se.left().map_or(0, |e| e.vruntime()) //~ ERROR
 }

@@ -14,6 +14,6 @@ pub fn f(
     cpu: CpuId,
     parent: *mut ffi::sched_entity,
 ) {
-    let entry = TgEntryInit::from_raw(tg, cfs_rq, se, cpu, parent);
+    let entry = TgEntryInit::from_raw(tg, cfs_rq, se, cpu, parent); //~ ERROR
     entry.init_tg_cfs_entry();
 }

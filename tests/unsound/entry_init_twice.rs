@@ -8,5 +8,5 @@ use kernel::sched::group::TgEntryInit;
 /// Initialises the entry twice.
 pub fn f(entry: TgEntryInit<'_>) {
     entry.init_tg_cfs_entry();
-    entry.init_tg_cfs_entry();
+    entry.init_tg_cfs_entry(); //~ ERROR
 }

@@ -9,6 +9,6 @@ pub fn f(rq: *mut ffi::rq) -> u64 {
     // SAFETY: The contract of the entry point, until the drop below.
     let locked = unsafe { EpochLocked::assume_held(rq) };
     let epoch = locked.epoch();
-    drop(locked);
+    drop(locked); //~ ERROR
     epoch.epoch()
 }

@@ -9,7 +9,7 @@ pub fn f(rq: *mut ffi::rq) -> u32 {
     let llc = {
         // SAFETY: The contract of the entry point, for this block only.
         let locked = unsafe { RqLocked::assume_held(rq) };
-        locked.llc()
+        locked.llc() //~ ERROR
     };
     llc.nr_llc_running()
 }

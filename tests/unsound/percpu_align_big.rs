@@ -9,7 +9,7 @@ use kernel::percpu::PerCpu;
 use kernel::prelude::*;
 
 /// A type aligned to 8 KiB.
-#[repr(C, align(8192))]
+#[repr(C, align(8192))] //~ ERROR
 pub struct Aligned(u8);
 
 // SAFETY: A byte and padding: all zeroes is a valid `Aligned`.

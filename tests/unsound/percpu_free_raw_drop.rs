@@ -16,5 +16,5 @@ use kernel::prelude::*;
 /// The contract of `PerCpu::free_raw`.
 pub unsafe fn f(ptr: *mut KBox<u64>) {
     // SAFETY: The safety requirements of this function.
-    unsafe { PerCpu::<KBox<u64>>::free_raw(ptr) };
+    unsafe { PerCpu::<KBox<u64>>::free_raw(ptr) }; //~ ERROR
 }

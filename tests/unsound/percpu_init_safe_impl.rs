@@ -11,7 +11,7 @@ use kernel::sched::group::CfsTgState;
 /// An initialiser that ignores the CPU it is given.
 pub struct OtherCpu;
 
-impl PerCpuInit<CfsTgState, Error> for OtherCpu {
+impl PerCpuInit<CfsTgState, Error> for OtherCpu { //~ ERROR
     unsafe fn init_cpu(&mut self, _cpu: CpuId, _slot: *mut CfsTgState) -> Result {
         Ok(())
     }

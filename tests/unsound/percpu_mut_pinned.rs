@@ -18,7 +18,7 @@ pub struct Pinned {
 
 /// Replaces a CPU's instance.
 pub fn f(a: &mut PerCpu<Pinned>, cpu: CpuId) {
-    if let Some(p) = a.get_mut(cpu) {
+    if let Some(p) = a.get_mut(cpu) { //~ ERROR
         p.v = 1;
     }
 }

@@ -10,5 +10,5 @@ use kernel::prelude::*;
 
 /// Allocates 1 MiB per CPU.
 pub fn f() -> Result<PerCpu<[u8; 1 << 20]>> {
-    Ok(PerCpu::<[u8; 1 << 20]>::new(GFP_KERNEL)?)
+    Ok(PerCpu::<[u8; 1 << 20]>::new(GFP_KERNEL)?) //~ ERROR
 }

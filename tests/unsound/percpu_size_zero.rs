@@ -11,5 +11,5 @@ use kernel::prelude::*;
 
 /// Allocates nothing per CPU.
 pub fn f() -> Result<PerCpu<()>> {
-    Ok(PerCpu::<()>::new(GFP_KERNEL)?)
+    Ok(PerCpu::<()>::new(GFP_KERNEL)?) //~ ERROR
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-//! Misuse: moves a pinned per-CPU instance out of its slot (swaps two CPUs' instances).
+//! Misuse: moves a pinned per-CPU instance out of its slot: swaps one CPU's instances of two
+//! allocations.
 // expect: E0596
 // expect-message: cannot borrow data in dereference of `Pin<&mut Pinned>` as mutable
 use core::marker::PhantomPinned;
@@ -19,6 +20,6 @@ pub struct Pinned {
 pub fn f(a: &mut PerCpu<Pinned>, b: &mut PerCpu<Pinned>, cpu: CpuId) -> Option<u64> {
     let mut x = a.get_pin_mut(cpu)?;
     let mut y = b.get_pin_mut(cpu)?;
-    core::mem::swap(&mut *x, &mut *y);
+    core::mem::swap(&mut *x, &mut *y); //~ ERROR
     Some(x.v)
 }

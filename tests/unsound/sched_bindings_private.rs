@@ -4,4 +4,4 @@
 // expect: E0603
 // expect-message: module `bindings` is private
 /// Takes a runqueue with its fields.
-pub fn f(_rq: *mut kernel::sched::bindings::rq) {}
+pub fn f(_rq: *mut kernel::sched::bindings::rq) {} //~ ERROR

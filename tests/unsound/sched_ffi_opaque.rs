@@ -11,5 +11,5 @@ use kernel::sched::ffi;
 /// `cfs_rq` must be valid.
 pub unsafe fn f(cfs_rq: *mut ffi::cfs_rq) -> bool {
     // SAFETY: Valid by the safety requirements; the misuse is the field access.
-    unsafe { (*cfs_rq).curr.is_null() }
+    unsafe { (*cfs_rq).curr.is_null() } //~ ERROR
 }

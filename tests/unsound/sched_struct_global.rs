@@ -4,4 +4,4 @@
 // expect: E0412
 // expect-message: cannot find type `cfs_tg_state` in crate `kernel::bindings`
 /// Takes a group's per-CPU state.
-pub fn f(_state: *mut kernel::bindings::cfs_tg_state) {}
+pub fn f(_state: *mut kernel::bindings::cfs_tg_state) {} //~ ERROR

@@ -9,5 +9,5 @@ use kernel::sched::group::CfsTgState;
 
 /// Builds zeroed states through pin-init.
 pub fn f() -> Result<PerCpu<CfsTgState>> {
-    PerCpu::<CfsTgState>::try_pin_init(|_cpu| Ok::<_, Error>(pin_init::zeroed()), GFP_KERNEL)
+    PerCpu::<CfsTgState>::try_pin_init(|_cpu| Ok::<_, Error>(pin_init::zeroed()), GFP_KERNEL) //~ ERROR
 }

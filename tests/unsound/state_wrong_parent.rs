@@ -9,5 +9,5 @@ use kernel::sched::{ffi, group};
 
 /// Links the group below `any`.
 pub fn f(tg: *mut ffi::task_group, any: *mut ffi::task_group) -> Result {
-    group::alloc_state(tg, any, GFP_KERNEL)
+    group::alloc_state(tg, any, GFP_KERNEL) //~ ERROR
 }

@@ -10,5 +10,5 @@ use kernel::sched::group::CfsTgState;
 
 /// Allocates zero-filled states.
 pub fn f() -> Result<PerCpu<CfsTgState>> {
-    Ok(PerCpu::<CfsTgState>::new(GFP_KERNEL)?)
+    Ok(PerCpu::<CfsTgState>::new(GFP_KERNEL)?) //~ ERROR
 }

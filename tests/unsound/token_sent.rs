@@ -12,5 +12,5 @@ fn send_to_another_cpu<T: Send>(_t: T) {}
 pub fn f(rq: *mut ffi::rq) {
     // SAFETY: The contract of the entry point; the misuse is what follows.
     let locked = unsafe { RqLocked::assume_held(rq) };
-    send_to_another_cpu(locked);
+    send_to_another_cpu(locked); //~ ERROR
 }

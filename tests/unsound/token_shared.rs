@@ -13,5 +13,5 @@ fn share_with_another_cpu<T: Sync + ?Sized>(_t: &T) {}
 pub fn f(rq: *mut ffi::rq) {
     // SAFETY: The contract of the entry point; the misuse is what follows.
     let locked = unsafe { RqLocked::assume_held(rq) };
-    share_with_another_cpu(&locked);
+    share_with_another_cpu(&locked); //~ ERROR
 }

@@ -14,5 +14,5 @@ pub fn f(rq: *mut ffi::rq, cfs_rq: *mut ffi::cfs_rq) {
     let locked = unsafe { RqLocked::assume_held(rq) };
     // SAFETY: As above.
     let cfs = unsafe { locked.cfs_rq(cfs_rq) };
-    send_to_another_cpu(cfs);
+    send_to_another_cpu(cfs); //~ ERROR
 }

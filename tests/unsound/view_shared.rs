@@ -15,5 +15,5 @@ pub fn f(rq: *mut ffi::rq, cfs_rq: *mut ffi::cfs_rq) {
     let locked = unsafe { RqLocked::assume_held(rq) };
     // SAFETY: As above.
     let cfs = unsafe { locked.cfs_rq(cfs_rq) };
-    share_with_another_cpu(cfs);
+    share_with_another_cpu(cfs); //~ ERROR
 }
