@@ -101,9 +101,7 @@ impl<T> PerCpuPtr<T> {
 /// in-place initialisation is a fixed C sequence that relies on the zero-filled start (as C's
 /// `alloc_percpu()` callers do) implements it itself. A [`PinInit`] cannot rely on it: it must
 /// write every byte of a slot it knows nothing about, so a large, mostly zero C structure is
-/// zeroed twice. Measured on the per-CPU state of a task group (1088 bytes per CPU), that made
-/// `alloc_fair_sched_group()` 1.26 times C's instruction count; from the zero-filled start,
-/// 1.03.
+/// zeroed twice.
 ///
 /// # Safety
 ///
@@ -422,6 +420,12 @@ impl<T> PerCpu<T> {
     }
 
     /// Returns `cpu`'s instance, pinned and mutable, or `None` if `cpu` is not a possible CPU.
+    ///
+    /// The instance stays in its slot, but its value can be replaced ([`Pin::set`] drops the old
+    /// value in place and writes a new one): a value built for one CPU, by an initialiser that
+    /// recorded the CPU, can then be written into another CPU's slot. That is sound (nothing
+    /// moves), but which CPU's value a slot holds is the initialiser's guarantee only until such
+    /// a write: code that relies on it must not `set` a slot with another CPU's value.
     #[inline]
     pub fn get_pin_mut(&mut self, cpu: CpuId) -> Option<Pin<&mut T>> {
         let p = self.cpu_ptr(cpu)?;

@@ -20,8 +20,18 @@
 //! Those fields are accessed here with the kernel's atomics ([`Atomic::from_ptr`], relaxed: C's
 //! `READ_ONCE()`/`WRITE_ONCE()`; `rq->sd` too, the reads of the domain it points to ordered
 //! after its publication by their address dependency, which the LKMM's `Relaxed` keeps, as
-//! `rcu_dereference()` in C), so that the Rust side has no data race; C keeps its plain
-//! accesses, which the kernel's memory model tolerates for these statistics.
+//! `rcu_dereference()` in C). Each is a naturally aligned `u32` (or pointer) field of a C
+//! struct without `__packed`, as `from_ptr` requires.
+//!
+//! What this does and does not guarantee: the Rust accesses are marked, and the only writers,
+//! which hold the lock, are serialised, so no two Rust accesses race. C's readers named above
+//! stay plain reads (7.3.4's code, which this series does not change), and with the debug
+//! option C's own writers (`account_llc_enqueue()`, `account_llc_dequeue()`) are plain too: by
+//! the letter of the LKMM, each such plain access concurrent with a Rust store or load is a data
+//! race, and `from_ptr`'s third requirement does not hold for it. It holds once those C
+//! accesses are `READ_ONCE()`/`WRITE_ONCE()`, as upstream's KCSAN-clean code would have them;
+//! until then the Rust side relies, as C does today, on the compilers not tearing or inventing
+//! naturally aligned word accesses (`sched/` is not instrumented by KCSAN).
 
 use super::{bindings, EpochLocked, RqLocked};
 use crate::{
@@ -79,9 +89,9 @@ impl RqLlc {
     /// Returns `rq->nr_llc_running`, the number of queued tasks with a preferred LLC.
     #[inline]
     pub fn nr_llc_running(&self) -> u32 {
-        // SAFETY: The runqueue is valid (type invariants); the debugfs dump
-        // (`rust_cfs/llc_state`) reads the counter without the lock, so every Rust access is
-        // atomic.
+        // SAFETY: The runqueue is valid (type invariants) and the field an aligned `u32`; the
+        // debugfs dump (`rust_cfs/llc_state`) reads the counter without the lock, so every Rust
+        // access is atomic (C's plain accesses: see the module documentation).
         unsafe { Atomic::from_ptr(&raw mut (*self.rq()).nr_llc_running).load(Relaxed) }
     }
 
@@ -97,9 +107,9 @@ impl RqLlc {
     /// preferred LLC.
     #[inline]
     pub fn nr_pref_llc_running(&self) -> u32 {
-        // SAFETY: The runqueue is valid (type invariants); load balancing (`alb_break_llc()`)
-        // reads the counter of a remote runqueue without its lock, so every Rust access is
-        // atomic.
+        // SAFETY: The runqueue is valid (type invariants) and the field an aligned `u32`; load
+        // balancing (`alb_break_llc()`) reads the counter of a remote runqueue without its lock,
+        // so every Rust access is atomic (its plain read: see the module documentation).
         unsafe { Atomic::from_ptr(&raw mut (*self.rq()).nr_pref_llc_running).load(Relaxed) }
     }
 
@@ -159,7 +169,8 @@ impl RqLlc {
         // holder of this runqueue's lock writes its domain's counts: no read-modify-write. Only
         // the arithmetic runs between the load and the store: nothing that could sleep (and end
         // the RCU read-side section `c` depends on) or write the count in between.
-        // SAFETY: `c` is a count of the domain, valid while `self` exists (`llc_count()`).
+        // SAFETY: `c` is an aligned `u32` count of the domain, valid while `self` exists
+        // (`llc_count()`); the plain C reads: see the module documentation.
         let n = unsafe { Atomic::from_ptr(c).load(Relaxed) };
         // SAFETY: As just above; this CPU holds the lock that serialises the writers.
         unsafe { Atomic::from_ptr(c).store(n.wrapping_add(1), Relaxed) };
@@ -177,7 +188,8 @@ impl RqLlc {
         };
         // As in `llc_count_inc()`: atomic for the lockless readers, one writer (this lock's
         // holder), nothing but the arithmetic between the load and the store.
-        // SAFETY: `c` is a count of the domain, valid while `self` exists (`llc_count()`).
+        // SAFETY: `c` is an aligned `u32` count of the domain, valid while `self` exists
+        // (`llc_count()`); the plain C reads: see the module documentation.
         let n = unsafe { Atomic::from_ptr(c).load(Relaxed) };
         // SAFETY: As just above; this CPU holds the lock that serialises the writers.
         unsafe { Atomic::from_ptr(c).store(n.saturating_sub(1), Relaxed) };
