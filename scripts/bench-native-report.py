@@ -4,8 +4,7 @@ with the build as the unit of replication.
 
 Input: one results file per build of the UML kernel (tests/bench/native/run.sh:
 "# layout: ..." and "# cpu-mhz: ..." in its head, then "RSC: raw <rep> <case>
-<side> <calls> <ns of each batch>..."), and make bench's report.txt for the
-instruction ratios of the same cases. The builds differ only in where the code
+<side> <calls> <ns of each batch>..."). The builds differ only in where the code
 lies (scripts/bench-native.sh: a padding object linked before fair.o).
 
 Per build, rep, case and side: the time per call is the median of the rep's
@@ -50,21 +49,6 @@ def lines(path):
     return open(path, errors="replace")
 
 
-def reduce(src, dst):
-    """A results file with each side's batches of a rep replaced by their
-    median (the statistic the report takes, so that it gives the same
-    figures): what tests/bench/results-native/ keeps, gzipped."""
-    with gzip.open(dst, "wt") as out:
-        for line in lines(src):
-            m = re.match(r"(RSC: raw \d+ \S+ [01] \d+) (.*)", line)
-            if m:
-                v = sorted(int(x) for x in m[2].split())
-                if len(v) % 2 == 0:
-                    sys.exit(f"FAIL: {src}: an even number of batches has no median batch")
-                line = f"{m[1]} {v[len(v) // 2]}\n"
-            out.write(line)
-
-
 class Build:
     def __init__(self, path):
         self.path, self.head, self.layout, self.mhz = path, [], None, None
@@ -104,29 +88,6 @@ class Build:
         return g0, g1, n0, n1
 
 
-def icount_ratios(path):
-    """Rust/C (direct cases) and C/stock (stock_ cases) from make bench."""
-    out = {}
-    try:
-        text = open(path).read()
-    except OSError:
-        return out
-    mode = None
-    for line in text.splitlines():
-        f = line.split()
-        if line.startswith("case") and "C net" in line:
-            mode = "three" if "stock net" in line else "two"
-            continue
-        if not f or line.startswith("```"):
-            mode = None
-            continue
-        if mode == "two" and len(f) == 4:
-            out.setdefault(f[0], float(f[3]))
-        elif mode == "three" and len(f) == 7:
-            out.setdefault("stock_" + f[0], float(f[4]))
-    return out
-
-
 def over_builds(ratios):
     """Geometric mean of the builds' ratios, its 95 % t interval, and the
     one-sided 95 % upper bound."""
@@ -143,16 +104,13 @@ def over_builds(ratios):
 def main():
     args = sys.argv[1:]
     if args[:1] == ["--reduce"]:
-        reduce(args[1], args[2])
+        sys.exit("bench-native-report.py: the reduction is scripts/bench-native-reduce.py")
         return
     figures = None
     if args[:1] == ["--figures"]:
         figures, args = args[1], args[2:]
-    icount = {}
-    if args and args[-1].endswith("report.txt"):
-        icount = icount_ratios(args.pop())
     if not args:
-        sys.exit("usage: bench-native-report.py [--figures <file>] <results of each build>... [make bench report.txt]")
+        sys.exit("usage: bench-native-report.py [--figures <file>] <results of each build>...")
     builds = [Build(p) for p in args]
     fig = {}
     reps = min(len(b.reps) for b in builds)
@@ -196,7 +154,7 @@ def main():
           f" {mhz:.0f} MHz) in any build is below resolution: no net ratio")
     print()
     print(f"{'case':23} {'gross C':>8} {'gross R':>8} {'gross':>6} {'net C':>8} {'net R':>8}"
-          f" {'net':>6} {'95 % over builds':>17} {'builds':>13} {'icount':>6}  verdict")
+          f" {'net':>6} {'95 % over builds':>17} {'builds':>13}  verdict")
     below, verdicts = [], {}
     for case in cases:
         rows = per[case]
@@ -210,15 +168,11 @@ def main():
         fig[f"{k}.gross"] = f"{giv.est:.3f}"
         fig[f"{k}.gross_lo"], fig[f"{k}.gross_hi"] = f"{giv.lo:.3f}", f"{giv.hi:.3f}"
         fig[f"{k}.net_c"], fig[f"{k}.net_rust"] = f"{n0:.2f}", f"{n1:.2f}"
-        ic = icount.get(case)
-        ics = "" if ic is None else f"{ic:.3f}"
-        if ic is not None:
-            fig[f"{k}.icount"] = ics
         if any(min(r["n0"], r["n1"]) < res_ns for r in rows):
             below.append(case)
             fig[f"{k}.net"] = "below resolution"
             print(f"{case:23} {g0:8.2f} {g1:8.2f} {giv.est:6.3f} {n0:8.2f} {n1:8.2f} {'-':>6}"
-                  f" {'below resolution':>17} {'':>13} {ics:>6}  gross [{giv.lo:.3f}, {giv.hi:.3f}]")
+                  f" {'below resolution':>17} {'':>13}  gross [{giv.lo:.3f}, {giv.hi:.3f}]")
             continue
         ratios = [r["n1"] / r["n0"] for r in rows]
         iv, up = over_builds(ratios)
@@ -238,7 +192,7 @@ def main():
         fig[f"{k}.min"], fig[f"{k}.max"] = f"{min(ratios):.3f}", f"{max(ratios):.3f}"
         fig[f"{k}.verdict"] = text
         print(f"{case:23} {g0:8.2f} {g1:8.2f} {giv.est:6.3f} {n0:8.2f} {n1:8.2f} {iv.est:6.3f}"
-              f" [{iv.lo:6.3f}, {iv.hi:6.3f}] {min(ratios):6.3f}-{max(ratios):6.3f} {ics:>6}  {text}")
+              f" [{iv.lo:6.3f}, {iv.hi:6.3f}] {min(ratios):6.3f}-{max(ratios):6.3f}  {text}")
     print()
     print("gross: ns per call as measured, and the geometric mean over the builds of each build's"
           " geometric mean over its reps of Rust/C")

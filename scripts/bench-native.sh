@@ -145,8 +145,7 @@ report() {	# report <dir holding results-*.txt>
 	files=$(ls "$1"/results-*.txt* 2> /dev/null | sort -V)
 	[ -n "$files" ] || { echo "no results in $1" >&2; return 2; }
 	# shellcheck disable=SC2086 # one path per word
-	/usr/bin/python3 "$TOP/scripts/bench-native-report.py" --figures "$1/figures.tsv" $files \
-		"$TOP/tests/bench/results/report.txt"
+	/usr/bin/python3 "$TOP/scripts/bench-native-report.py" --figures "$1/figures.tsv" $files
 }
 if [ "${1:-}" = readme ]; then
 	ls "$D"/results-*.txt > /dev/null 2>&1 || die "no results in $D: run make bench-native first"
@@ -156,7 +155,7 @@ if [ "${1:-}" = readme ]; then
 	. "$TOP/scripts/provenance.sh"
 	provenance_copy "$D/provenance.txt" "$R/provenance.txt"
 	for f in "$D"/results-*.txt; do
-		/usr/bin/python3 "$TOP/scripts/bench-native-report.py" --reduce "$f" "$R/${f##*/}.gz"
+		/usr/bin/python3 "$TOP/scripts/bench-native-reduce.py" "$f" "$R/${f##*/}.gz"
 	done
 	report "$D" > "$D/report.txt" || fail "the report failed on $D"
 	cp "$D/report.txt" "$R/report.txt"
@@ -171,9 +170,7 @@ if [ "${1:-}" = readme ]; then
 		echo "Command: \`make bench-native\` ($(grep -c . <<< "$(ls "$D"/results-*.txt)") builds),"
 		echo "provenance (commit, host, configuration): [provenance.txt](provenance.txt); each rep's median"
 		echo "batch per case and side, every rep of every build: results-*.txt.gz; every figure by key: [figures.tsv](figures.tsv)."
-		echo "The instruction ratios (icount) are make bench's, from"
-		echo "[../results/report.txt](../results/report.txt): x86_64's bench kernel under QEMU. Both"
-		echo "kernels' eligibility tests take the 128-bit product (bench-native selects"
+		echo "The eligibility tests take the 128-bit product (bench-native selects"
 		echo "ARCH_SUPPORTS_INT128 for UML's x86_64, as arch/x86 does)."
 		echo
 		echo "Each case calls one function out of line in a loop, the same loop for both sides, on the"
@@ -198,7 +195,7 @@ stage tree tree
 rm -f "$D"/results-*.txt
 provenance_begin "$D/provenance.txt" "make bench-native NATIVE_BUILDS=${#PADS[@]} NATIVE_REPS=${NATIVE_REPS:-100}" \
 	"UML x86_64 (configs/native.config: the debug and bench options, ARCH_SUPPORTS_INT128, x86_64's inline helpers), $((${#PADS[@]})) layouts: padding ${PADS[*]} bytes at the start of fair.o's code" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/native.config tests/bench/native scripts/bench-native.sh scripts/bench-native-report.py scripts/stats.py" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/native.config tests/bench/native scripts/bench-native.sh scripts/bench-native-reduce.py scripts/bench-native-report.py scripts/stats.py" \
 	"$TOP/configs/native.config"
 i=0
 for pad in "${PADS[@]}"; do
