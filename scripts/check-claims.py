@@ -41,8 +41,8 @@ The check fails on:
   a dirty tree, with a commit that is not an ancestor of HEAD, or whose
   commit's copy of the paths it measures ("measures:") differs from HEAD's
   (for patches/, the diffs: a commit message or the cover letter is not
-  code), its analysis
-  paths left out;
+  code; for .rs, .c and .h files, the code: comments and blank lines are
+  not), its analysis paths left out;
 - a source whose recomputed figures.tsv (or table.md) differs from the
   committed one;
 - a claim whose anchor is not in its document, whose figure is not in its
@@ -96,12 +96,47 @@ def readable(path):
     return text
 
 
+def strip_comments(t):
+    """C or Rust source without its comments and blank lines, whitespace
+    runs made one space: what the compiler sees of it, for the staleness
+    test (a comment or a blank line is not code). String and character
+    literals are kept whole; a Rust lifetime ('a) is not a literal."""
+    out, i, n = [], 0, len(t)
+    while i < n:
+        c = t[i]
+        if t.startswith("//", i):
+            j = t.find("\n", i)
+            i = n if j < 0 else j
+        elif t.startswith("/*", i):
+            j = t.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            out.append(" ")
+        elif c == '"':
+            j = i + 1
+            while j < n and t[j] != '"':
+                j += 2 if t[j] == "\\" else 1
+            out.append(t[i:j + 1])
+            i = j + 1
+        elif c == "'" and re.match(r"'(\\.[^']*|[^\\'])'", t[i:i + 12]):
+            m = re.match(r"'(\\.[^']*|[^\\'])'", t[i:i + 12])
+            out.append(m[0])
+            i += len(m[0])
+        else:
+            out.append(c)
+            i += 1
+    lines = (re.sub(r"\s+", " ", l).strip() for l in "".join(out).split("\n"))
+    return "\n".join(l for l in lines if l)
+
+
 def code_of(commit, path):
-    """The content a result measured: a patch's diff only."""
+    """The content a result measured: a patch's diff only; a C or Rust
+    file without its comments and blank lines."""
     r = git("show", f"{commit}:{path}")
     if r.returncode:
         return None
     t = r.stdout
+    if path.endswith((".rs", ".c", ".h")):
+        return strip_comments(t)
     if path.startswith("patches/") and not path.endswith(".patch") and path != "patches/series":
         return ""   # the cover letter: text
     if path.startswith("patches/") and path.endswith(".patch"):

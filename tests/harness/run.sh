@@ -256,7 +256,13 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/tests/benc
 		# clone), then a commit that changes code it measures.
 		h=$(git -C "$c" rev-parse HEAD)
 		sed -i "s/^commit: .*/commit: $h/" "$c/tests/bench/results-native/provenance.txt"
-		echo "// changed after the run" >> "$c/kernel/sched/rust/eevdf.rs"
+		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "the run at HEAD"
+		# A comment and a blank line are not code: still current.
+		printf '\n// A comment added after the run.\n' >> "$c/kernel/sched/rust/eevdf.rs"
+		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a comment in measured code"
+		expect 0 "check-claims after a comment added to code a run measured" \
+			/usr/bin/python3 "$c/scripts/check-claims.py"
+		echo "const _: () = ();" >> "$c/kernel/sched/rust/eevdf.rs"
 		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to measured code"
 		expect 1 "check-claims after a change to code a run measured" \
 			/usr/bin/python3 "$c/scripts/check-claims.py"
