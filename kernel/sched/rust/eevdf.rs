@@ -181,12 +181,8 @@ pub(crate) fn pick_eevdf<'a>(cfs: &'a CfsRqView, protect: bool) -> Option<&'a Sc
 /// The part of [`pick_eevdf`] for more than one queued entity, from the leftmost entity and
 /// `curr` as [`pick_eevdf`] read them.
 ///
-/// Inlined, as C's pick is in the production kernel (into `pick_next_entity()` and from there
-/// into `pick_task_fair()`). Kept out of line, it saved the single-entity shortcut the register
-/// saves of an out-of-line pick, but in the production kernel, where nothing is out of line, it
-/// added a call and its register saves to every other pick: `make bench-prod` measured the
-/// common path of `pick_task_fair()` at 89 instructions against C's 82 with it out of line, 84
-/// inlined.
+/// Inlined, as C's pick is in the production kernel (into `pick_next_entity()`): out of line,
+/// it would add a call and its register saves to every pick but the single-entity one.
 #[inline]
 fn pick_eevdf_many<'a>(
     cfs: &'a CfsRqView,
