@@ -14,9 +14,7 @@
 //! views of [`llc`]. [`group`] builds the per-CPU state of task groups on
 //! [`PerCpu`](crate::percpu::PerCpu).
 //!
-//! # Soundness
-//!
-//! Sound by type, for safe code:
+//! What the types guarantee to safe code:
 //!
 //! - no view outlives its token (every view is borrowed from it), and no token or view crosses
 //!   to another thread (`!Send`, `!Sync`: the tokens by their raw pointer, the views by
@@ -27,9 +25,9 @@
 //!   sequence on every possible CPU's slot, for the CPU [`PerCpu`](crate::percpu::PerCpu)
 //!   hands in for that slot, below the parent group's entity on the same CPU, installed only
 //!   when complete, then the shares and the bandwidth control, once;
-//! - fields that other CPUs access without the lock are accessed atomically (relaxed, as
-//!   `READ_ONCE()`; `rq->sd` as `rcu_dereference()`, its address dependency kept by the LKMM's
-//!   `Relaxed`).
+//! - on the Rust side, fields that other CPUs access without the lock are accessed atomically
+//!   (relaxed, as `READ_ONCE()`; `rq->sd` as `rcu_dereference()`, its address dependency kept
+//!   by the LKMM's `Relaxed`); C's plain accesses to them stay as they are (see [`llc`]).
 //!
 //! On an `unsafe` contract, each stating what its caller guarantees: every conversion from what
 //! C passes in: the `assume_held()` of the tokens (the lock is held); `RqLocked::cfs_rq`,
@@ -37,8 +35,7 @@
 //! the locked runqueue); [`rq_of`]; `TaskGroup::from_raw`; `group::alloc_state` (the group
 //! is under creation, below the parent named); `TgEntryInit::from_raw` (C's own
 //! `init_tg_cfs_entry()` calls); `group::free_state` (the free path); the LLC scan state's
-//! `from_raw`. `make check-unsound` compiles misuse snippets that must each be refused by the
-//! compiler.
+//! `from_raw`.
 
 mod bindings;
 mod cfs_rq;
