@@ -91,7 +91,9 @@ stress)
 	stage "build ${a}$sf kernel" "$S/build.sh" $sf
 	[ $sf = prod-fault ] &&
 		stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" $sf
-	export SMP=${SMP:-8,sockets=2,cores=4,threads=1} BOOT_NAME=stress${sf#test}
+	BOOT_NAME=stress
+	[ "$sf" = test ] || BOOT_NAME=stress-prod
+	export SMP=${SMP:-8,sockets=2,cores=4,threads=1} BOOT_NAME
 	export BOOT_TIMEOUT=${BOOT_TIMEOUT:-4000}
 	stage "stress the ${a}$sf kernel for ${secs}s of guest time" "$S/boot.sh" $sf \
 		rsc.mode=stress rsc.stress_seconds="$secs" kunit.enable=0
