@@ -351,14 +351,15 @@ def main():
                     gap_med = abs(percall_data.pct(vb, 50) - percall_data.pct(va, 50))
                     ctl_med = abs(percall_data.pct(va, 50) - percall_data.pct(vs, 50))
                     within = gap_mean <= ctl_mean and gap_med <= ctl_med
+                    # The ratios themselves; the test compares their distances from 1.
                     ROW.setdefault(piece, {"fn": fn})["noise"] = (
-                        f"=y/=n {1 + gap_mean:.3f}, =n/stock {1 + ctl_mean:.3f}: "
+                        f"=y/=n {r:.3f}, =n/stock {percall_data.mean(va) / percall_data.mean(vs):.3f}: "
                         + ("within noise" if within else "beyond the same-code gap"))
                     fig(f"{piece}.noise.mean", f"{ctl_mean:.3f}")
                     fig(f"{piece}.noise.median", ctl_med)
                     fig(f"{piece}.prod_off.within_noise", "yes" if within else "no")
-                    print(f"    noise (=n/stock, identical code): means {1 + ctl_mean:.3f} apart, medians"
-                          f" {ctl_med} apart; =y/=n: {1 + gap_mean:.3f} and {gap_med}: "
+                    print(f"    noise (=n/stock, identical code): means {ctl_mean:.1%} apart, medians"
+                          f" {ctl_med} apart; =y/=n: {gap_mean:.1%} and {gap_med}: "
                           + ("within noise" if within else "larger than the same-code gap"))
             pp = paired_paths(va, vb)
             if pp:
