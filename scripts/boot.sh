@@ -459,7 +459,7 @@ sed -n 's/^RSC: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '
 if grep -q '^RSC: stress start' "$con"; then
 	echo "stress:      $(sed -n 's/^RSC: stress start //p' "$con"), ended at guest uptime $(sed -n 's/^RSC: stress done uptime //p' "$con") s"
 	echo "             operations: $(sed -n 's/^RSC: stress_ops //p' "$con" | awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }')"
-	echo "             tools: $(sed -n 's/^RSC: stress_tool //p' "$con" | awk '{ n[$1]++; bad[$1] += ($2 != 0) } END { for (t in n) printf "%s x%d (%d failed) ", t, n[t], bad[t] }')"
+	echo "             tools: $(sed -n 's/^RSC: stress_tool //p' "$con" | awk '{ n[$1]++; bad[$1] += ($2 + 0 != 0) } END { for (t in n) printf "%s x%d (%d failed) ", t, n[t], bad[t] }')"
 	sed -n 's/^RSC: stress_failnth /             fail-nth mkdir on /p' "$con"
 	sed -n 's/^RSC: stress_picks /             picks during the stress: /p' "$con"
 	figure 'stress: ' | sed 's/^/             /'
