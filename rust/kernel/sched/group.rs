@@ -10,8 +10,9 @@
 //! root group instead points at the runqueues' own `cfs_rq`s and has no entity.
 //!
 //! What is sound by type here: a new group's fair-scheduler part is built by one call,
-//! [`alloc_state`], which does all of `alloc_fair_sched_group()`: it allocates a [`PerCpu<CfsTgState>`], runs C's fixed
-//! initialisation sequence on every possible CPU's slot in place (from the allocator's
+//! [`alloc_state`], which does all of `alloc_fair_sched_group()`: it allocates a
+//! [`PerCpu<CfsTgState>`], runs C's fixed initialisation sequence on every possible CPU's slot
+//! in place (from the allocator's
 //! zero-filled memory, as in C) for the CPU that [`PerCpu`] hands in for that slot, with the
 //! parent entity and depth taken from the parent group's slot of the same CPU, installs it in
 //! `tg->cfs_rq` only once every CPU is initialised, then sets the shares and the bandwidth
