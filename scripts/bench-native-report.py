@@ -103,9 +103,6 @@ def over_builds(ratios):
 
 def main():
     args = sys.argv[1:]
-    if args[:1] == ["--reduce"]:
-        sys.exit("bench-native-report.py: the reduction is scripts/bench-native-reduce.py")
-        return
     figures = None
     if args[:1] == ["--figures"]:
         figures, args = args[1], args[2:]

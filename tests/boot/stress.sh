@@ -236,6 +236,7 @@ st_load() {
 # each. Percpu and slab are read around every
 # sweep: a side whose sweeps make them grow leaks.
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+cgstat() { awk -v k="$1" '$1 == k { print $2 }' /sys/fs/cgroup/cgroup.stat; }
 st_failnth() {
 	local r impl p0 s0 p1 s1 out
 	for impl in $SIDES; do
@@ -326,7 +327,7 @@ stress() {	# stress <seconds>
 	sb cgtree /sys/fs/cgroup/stwarm 4 4 > /dev/null
 	rmdir /sys/fs/cgroup/stwarm 2>/dev/null
 	sleep 2
-	say "stress_before percpu_kb $(meminfo Percpu) cgroups $(awk '$1 == "nr_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat)"
+	say "stress_before percpu_kb $(meminfo Percpu) cgroups $(cgstat nr_descendants)"
 	mkdir $ST
 	echo +cpu > $ST/cgroup.subtree_control
 	echo +cpuset > $ST/cgroup.subtree_control
@@ -375,10 +376,10 @@ stress() {	# stress <seconds>
 	# offline; its per-CPU state goes with its last reference, after an
 	# RCU grace period): give the frees a few seconds.
 	for c in 1 2 3 4 5 6 7 8 9 10; do
-		[ "$(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat)" = 0 ] && break
+		[ "$(cgstat nr_dying_descendants)" = 0 ] && break
 		sleep 1
 	done
-	say "stress_after percpu_kb $(meminfo Percpu) cgroups $(awk '$1 == "nr_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat) dying $(awk '$1 == "nr_dying_descendants" { print $2 }' /sys/fs/cgroup/cgroup.stat)"
+	say "stress_after percpu_kb $(meminfo Percpu) cgroups $(cgstat nr_descendants) dying $(cgstat nr_dying_descendants)"
 	[ -f $RC/llc_state ] &&
 		say "stress_llc_counters $(awk '$1 == "cpu" { s += $6 + $8 } END { print s + 0 }' $RC/llc_state)"
 	say "stress done uptime $(now)"
