@@ -39,10 +39,14 @@ checks instead of the history.
 The check fails on:
 - a source without provenance.txt written by its run, without a commit, with
   a dirty tree, with a commit that is not an ancestor of HEAD, or whose
-  commit's copy of the paths it measures ("measures:") differs from HEAD's
-  (for patches/, the diffs: a commit message or the cover letter is not
-  code; for .rs, .c and .h files, the code: comments and blank lines are
-  not), its analysis paths left out;
+  commit's copy of the paths it measures ("measures:") differs from HEAD's:
+  the kernel tree the series builds, file by kernel path (whichever folder
+  of the repository holds it; the files the patches change as the patches,
+  applied to the cache's kernel source, leave them, else the diffs as text:
+  a commit message, a patch's number or the cover letter is not code), any other file by its
+  content (a file moved is compared at its new path); for .rs, .c and .h
+  files, the code (comments and blank lines are not); its analysis paths
+  left out;
 - a source whose recomputed figures.tsv (or table.md) differs from the
   committed one;
 - a claim whose anchor is not in its document, whose figure is not in its
@@ -129,35 +133,118 @@ def strip_comments(t):
 
 
 def code_of(commit, path):
-    """The content a result measured: a patch's diff only; a C or Rust
-    file without its comments and blank lines."""
+    """The content a result measured: a patch's diff only (a patch without
+    one: nothing); a C or Rust file without its comments and blank lines."""
     r = git("show", f"{commit}:{path}")
     if r.returncode:
         return None
     t = r.stdout
     if path.endswith((".rs", ".c", ".h")):
         return strip_comments(t)
-    if path.startswith("patches/") and not path.endswith(".patch") and path != "patches/series":
-        return ""   # the cover letter: text
+    if path.startswith("patches/") and not path.endswith(".patch"):
+        return ""   # the cover letter: text (the series: see series_of())
     if path.startswith("patches/") and path.endswith(".patch"):
         # The diff: from the first file header after the message's "---".
         m = re.search(r"^--- (?:a/|/dev/null)", t, re.M)
-        t = t[m.start():] if m else t
+        return t[m.start():] if m else ""
     return t
 
 
+def series_of(commit):
+    """patches/series at the commit: the patches in order, and the file map
+    as the series ends (kernel path -> repository path, or @NAME for a stage
+    the export generates): what the overlay places in the kernel tree."""
+    names, files = [], {}
+    for line in git("show", f"{commit}:patches/series").stdout.split("\n"):
+        if not line.strip() or line.startswith("#"):
+            continue
+        if not line[0].isspace():
+            names.append(line.strip())
+            continue
+        item = line.strip()
+        src, dst = item.split(":", 1) if ":" in item else (item, item)
+        files[dst] = src
+    return names, files
+
+
+CACHE = os.environ.get("RUST_SCHED_CFS_CACHE") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "rust-sched-cfs")
+PRISTINE = os.path.join(CACHE, "src/pristine")
+
+
+def patched(commit, names):
+    """The kernel files the series' patches change, as the series leaves
+    them ("kernel:<path>": the patches applied in order to the pristine
+    tree's copies), where the cache has the kernel source; else the diffs,
+    in order, as one item (stricter: a hunk moved from one patch to another
+    counts as a change). Either way a patch's number or message is not code."""
+    texts = [git("show", f"{commit}:patches/{n}.patch").stdout for n in names]
+    if not os.path.isfile(os.path.join(PRISTINE, "Makefile")):
+        return {"patches: the diffs": "".join(code_of(commit, f"patches/{n}.patch") or "" for n in names)}
+    files = sorted({f for t in texts for f in re.findall(r"^\+\+\+ b/(\S+)", t, re.M)})
+    view = {}
+    with tempfile.TemporaryDirectory() as tree:
+        for f in files:
+            os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
+            if os.path.exists(os.path.join(PRISTINE, f)):
+                shutil.copy(os.path.join(PRISTINE, f), os.path.join(tree, f))
+        for n, t in zip(names, texts):
+            if re.search(r"^\+\+\+ b/", t, re.M) and subprocess.run(
+                    ["patch", "-s", "-p1", "-d", tree, "--no-backup-if-mismatch", "-r", "-"],
+                    input=t, text=True, capture_output=True).returncode:
+                return {f"patches/{n}.patch": "does not apply to " + PRISTINE}
+        for f in files:
+            try:
+                t = open(os.path.join(tree, f)).read()
+            except OSError:
+                t = None
+            view["kernel:" + f] = strip_comments(t) if t and f.endswith((".c", ".h", ".rs")) else t
+    return view
+
+
+def under(path, prefixes):
+    return any(path == p or path.startswith(p.rstrip("/") + "/") for p in prefixes)
+
+
+def measured(commit, paths, renamed=None, extra=()):
+    """What a result measured, at a commit, as {key: code}. The kernel tree
+    the overlay builds, by kernel path ("kernel:<path>": a repository file
+    the series places there, whichever repository folder holds it); the
+    kernel files the series' patches change, as they leave them (see
+    patched()); any other file under the paths (and the extra
+    files) by its path, or by the path renamed gives it at HEAD (a move is
+    no change, an edit is)."""
+    names, files = series_of(commit)
+    renamed = renamed or {}
+    view, placed = {}, set()
+    for dst, src in files.items():
+        if src.startswith("@"):
+            continue    # an intermediate stage: the series ends at a repository file
+        placed.add(src)
+        if under(dst, paths) or under(src, paths):
+            view["kernel:" + dst] = code_of(commit, src)
+    if under("patches", paths):
+        view.update(patched(commit, names))
+    listed = git("ls-tree", "-r", "--name-only", commit, "--", *paths).stdout.split()
+    for f in listed + list(extra):
+        if f in placed or f.startswith("patches/"):
+            continue
+        view[renamed.get(f, f)] = code_of(commit, f)
+    return view
+
+
 def stale(commit, paths):
-    """The measured files that differ between the commit and HEAD."""
-    out = []
-    for p in paths:
-        files = set()
-        for c in (commit, "HEAD"):
-            r = git("ls-tree", "-r", "--name-only", c, "--", p)
-            files |= set(r.stdout.split())
-        for f in sorted(files):
-            if code_of(commit, f) != code_of("HEAD", f):
-                out.append(f)
-    return out
+    """The measured items that differ between the commit and HEAD."""
+    # A file moved in the repository (git's rename detection; the code is
+    # then compared) is compared with itself at its new path.
+    renamed = {}
+    for line in git("diff", "--name-status", "-M50%", commit, "HEAD").stdout.split("\n"):
+        f = line.split("\t")
+        if len(f) == 3 and f[0].startswith("R") and under(f[1], paths):
+            renamed[f[1]] = f[2]
+    then = measured(commit, paths, renamed)
+    now = measured("HEAD", paths, extra=sorted(renamed.values()))
+    return sorted(k for k in set(then) | set(now) if then.get(k) != now.get(k))
 
 
 class Source:

@@ -266,7 +266,7 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/tests/benc
 		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to measured code"
 		expect 1 "check-claims after a change to code a run measured" \
 			/usr/bin/python3 "$c/scripts/check-claims.py"
-		grep -q 'the code it measures changed since: kernel/sched/rust/eevdf.rs' "$tmp/out" &&
+		grep -q "the code it measures changed since: kernel:kernel/sched/rust/eevdf.rs" "$tmp/out" &&
 			ok "check-claims names the changed file" ||
 			ko "check-claims did not name kernel/sched/rust/eevdf.rs"
 	else
