@@ -33,7 +33,8 @@ BOOT_ARGS ?=
 .PHONY: all help prod test test-kasan test-arm64 test-all stress bench-latency bench-weights bench-cpumax boot shell bench bench-arm64 \
 	bench-prod bench-scale bench-native bench-native-bundle \
 	kunit kunit-uml kunit-spec setup fetch overlay patches series-branch series-import check-series \
-	lint check-off check-inline check-rust-min check-unsound check-harness check-claims clean
+	lint check-off check-inline check-rust-min check-unsound check-harness check-claims clean \
+	rust-analyzer compile_commands.json
 
 all: prod
 
@@ -44,28 +45,34 @@ all: prod
 
 help: ## this list [instant]
 	@awk -F'## ' '/^##@ / { printf "\n%s\n", substr($$0, 5); next } \
-		/^[a-z0-9-]+:.*## / { t = $$1; sub(/:.*/, "", t); printf "  %-19s %s\n", t, $$2 }' \
+		/^[a-z0-9_.-]+:.*## / { t = $$1; sub(/:.*/, "", t); printf "  %-21s %s\n", t, $$2 }' \
 		$(firstword $(MAKEFILE_LIST))
 	@echo
 	@echo "Times: 2 cores, a warm cache unless cold. Variables: V=1 (verbose), FLAVOUR=, BOOT_ARGS=,"
 	@echo "ARCH=arm64, RUST_SCHED_CFS_CACHE=<dir>, KSRC=<kernel tree>; BENCH_SAVE=1 on a bench target"
-	@echo "writes its results, with their provenance, to tests/bench/. All of them: the evaluation"
+	@echo "writes its results, with their provenance, to evaluation/bench/. All of them: the evaluation"
 	@echo "document, \"Targets, variables and results\". Exit status of the scripts: 0 pass, 1 a check"
 	@echo "failed, 2 harness or environment, 4 skipped."
 
 ##@ Build and boot
-prod: ## build the production kernel (=y), check it, boot it [16 min cold]
+prod: ## build the production kernel (=y), check it, boot it [5 min; 16 cold]
 	@$(S)/run.sh main
+
+rust-analyzer: ## rust-project.json at the top, the project's files by their paths here
+	@$(S)/editor.sh rust-analyzer
+
+compile_commands.json: ## the same for clangd, from the FLAVOUR= build (test)
+	@$(S)/editor.sh compile_commands.json
 
 ##@ Tests
 
-test: ## test kernel: KUnit, workloads, shadow check; then prod, short [35 min cold]
+test: ## the debug kernel: KUnit, workloads, shadow check; prod, short [23 min]
 	@$(S)/run.sh test
 
-test-kasan: ## make test with KASAN and kmemleak
+test-kasan: ## make test with KASAN and kmemleak [untimed: over an hour]
 	@$(S)/run.sh test-kasan
 
-test-arm64: ## make test on arm64 (QEMU virt, 4 CPUs in two L2 caches)
+test-arm64: ## make test on arm64 (QEMU virt, 4 CPUs in two L2 caches) [about 30 min]
 	@ARCH=arm64 $(S)/run.sh test
 
 test-all: test test-arm64 ## make test and make test-arm64
@@ -73,36 +80,36 @@ test-all: test test-arm64 ## make test and make test-arm64
 stress: ## hotplug, partitions, churn, faults, selftests; FLAVOUR=prod [10 min + boot]
 	@FLAVOUR=$(FLAVOUR) $(S)/run.sh stress
 
-boot: ## boot the last FLAVOUR= build (test) again and check it; BOOT_ARGS= [1-9 min]
+boot: ## boot the FLAVOUR= build (test) again and check it; BOOT_ARGS= [1-9 min]
 	@$(S)/boot.sh $(FLAVOUR) $(BOOT_ARGS)
 
 shell: ## an interactive shell in the guest of make test (Rust on, debugfs mounted)
 	@BOOT_NAME=shell $(S)/boot.sh $(FLAVOUR) rsc.mode=shell kunit.enable=0 $(BOOT_ARGS)
 
-##@ Benchmarks (BENCH_SAVE=1 writes the results to tests/bench/)
+##@ Benchmarks (BENCH_SAVE=1 writes the results to evaluation/bench/)
 
-bench: ## C, Rust, stock pick in one boot: instructions per call, workloads
+bench: ## C, Rust, stock pick in one boot: instructions per call, workloads [untimed]
 	@$(S)/bench.sh
 
-bench-arm64: ## make bench on the arm64 bench kernel
+bench-arm64: ## make bench on the arm64 bench kernel [untimed]
 	@ARCH=arm64 $(S)/bench.sh
 
-bench-prod: ## stock, =n, =y head to head, 5 boots each, per-call plugin
+bench-prod: ## stock, =n, =y head to head, 5 boots each, per-call plugin [70 min]
 	@$(S)/bench-prod.sh
 
-bench-scale: ## C and Rust at 4 to 64 CPUs in 2 to 16 LLCs; aggregation parity
+bench-scale: ## C and Rust at 4 to 64 CPUs in 2 to 16 LLCs; aggregation parity [untimed]
 	@$(S)/bench-scale.sh
 
-bench-native: ## make bench's microbenchmarks in ns on the host CPU (UML), 5 layout builds
+bench-native: ## make bench's microbenchmarks in ns on the host CPU (UML), 5 builds [16 min]
 	@$(S)/bench-native.sh
 
-bench-native-bundle: ## make bench-native, then a tar that runs it on any x86_64 Linux host
+bench-native-bundle: ## make bench-native as a tar that runs on any x86_64 Linux host [16 min]
 	@$(S)/bench-native.sh bundle
 
-bench-latency: ## the cgroup workload's longest waits, C against Rust, paired rounds [30-50 min]
+bench-latency: ## the cgroup workload's longest waits, C against Rust, paired [30-50 min]
 	@$(S)/run.sh latency
 
-bench-weights: ## CPU shares of test_cpu's nested groups, C against Rust, paired rounds [5 min]
+bench-weights: ## CPU shares of test_cpu's nested groups, C against Rust, paired [5 min]
 	@$(S)/run.sh weights
 
 bench-cpumax: ## test_cpu's cpu.max tests timed, C against Rust, paired rounds [10 min]
@@ -116,7 +123,7 @@ kunit: ## the KUnit suites through kunit.py (x86_64 under QEMU) [10 min cold]
 kunit-uml: ## the same on UML [7 min cold]
 	@KUNIT_ARCH=um $(S)/kunit.sh
 
-kunit-spec: ## the executable specification's full scope on UML (sched_rust_spec)
+kunit-spec: ## the executable specification's full scope on UML [untimed: hours]
 	@KUNIT_ARCH=um $(S)/kunit.sh 'sched_rust_spec' --kernel_args=sched_rust_spec_full=1 --kernel_args=kunit.timeout=3600
 
 ##@ Set-up and the series
@@ -127,13 +134,13 @@ setup: ## install the toolchain: Debian packages, rustc 1.86.0, bindgen [4 min]
 fetch: ## fetch and unpack Debian's linux-source-7.3 into the cache (or KSRC=) [1 min]
 	@$(S)/fetch-kernel.sh
 
-overlay: ## copy the overlay and apply patches/ onto the cache's kernel tree
+overlay: ## the repository's files and patches/ onto the cache's kernel tree [5 s]
 	@$(S)/overlay.sh
 
-patches: ## export the upstream-style series (git format-patch layout), checkpatch
+patches: ## export the upstream-style series (git format-patch), checkpatch [1 min]
 	@$(S)/export-patches.sh
 
-series-branch: ## the series as a git repository in the cache, one commit per patch
+series-branch: ## the series as a git repository in the cache, one commit per patch [1 min]
 	@$(S)/export-patches.sh branch
 
 series-import: ## write the series-branch repository's commits back into patches/
@@ -144,7 +151,7 @@ check-series: ## apply the series patch by patch, build each with the option on 
 
 ##@ Checks
 
-lint: ## shellcheck, pyflakes, check-claims, rustfmt, CLIPPY, checkpatch, docutils, ...
+lint: ## shellcheck, pyflakes, check-claims, rustfmt, CLIPPY, checkpatch, docutils
 	@$(S)/lint.sh
 
 check-off: ## =n identical to stock + its C patches; =y: no twin, no panic
@@ -156,13 +163,13 @@ check-inline: ## the production kernel: no call into Rust left on the hot paths
 check-rust-min: ## build the Rust code with the kernel's minimum rustc (1.85.0)
 	@$(S)/check-rust-min.sh
 
-check-unsound: ## compile tests/unsound/'s misuse snippets: each must be refused
+check-unsound: ## compile tests/unsound/'s misuse snippets: each must be refused [20 s]
 	@$(S)/check-unsound.sh
 
-check-claims: ## every figure the documents quote against its committed result [seconds]
+check-claims: ## every figure the documents quote against its committed result [10 s]
 	@/usr/bin/python3 $(S)/check-claims.py
 
-check-harness: ## the harness itself: exit statuses, O= refusal, make help, report sample
+check-harness: ## the harness itself: exit statuses, O= refusal, make help, ... [3 min]
 	@tests/harness/run.sh
 
 clean: ## remove the build and boot directories (keeps the kernel source and ccache)

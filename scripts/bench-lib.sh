@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# The TCG plugins of make bench and make bench-scale (tests/bench/icount.c,
-# tests/bench/percall.c) and the per-call plugin's configuration: sourced by
+# The TCG plugins of make bench and make bench-scale (evaluation/bench/icount.c,
+# evaluation/bench/percall.c) and the per-call plugin's configuration: sourced by
 # scripts/bench.sh and scripts/bench-scale.sh after common.sh.
 
 # The plugins build against the plugin API header of Debian's qemu source
@@ -23,10 +23,10 @@ percall_plugins() {
 		cp "$q"/qemu-*/include/qemu/qemu-plugin.h "$q/include/"
 	fi
 	for p in icount percall; do
-		[ "$q/lib$p.so" -nt "$TOP/tests/bench/$p.c" ] &&
-			[ "$q/lib$p.so" -nt "$TOP/tests/bench/tb_insns.h" ] ||
-			gcc -shared -fPIC -O2 -Wall -Werror -I"$q/include" -o "$q/lib$p.so" "$TOP/tests/bench/$p.c" ||
-			die "cannot build the QEMU plugin tests/bench/$p.c"
+		[ "$q/lib$p.so" -nt "$TOP/evaluation/bench/$p.c" ] &&
+			[ "$q/lib$p.so" -nt "$TOP/evaluation/bench/tb_insns.h" ] ||
+			gcc -shared -fPIC -O2 -Wall -Werror -I"$q/include" -o "$q/lib$p.so" "$TOP/evaluation/bench/$p.c" ||
+			die "cannot build the QEMU plugin evaluation/bench/$p.c"
 	done
 }
 

@@ -2,7 +2,7 @@
 """make bench-native's report: time per call on the host CPU, C against Rust,
 with the build as the unit of replication.
 
-Input: one results file per build of the UML kernel (tests/bench/native/run.sh:
+Input: one results file per build of the UML kernel (evaluation/bench/native/run.sh:
 "# layout: ..." and "# cpu-mhz: ..." in its head, then "RSC: raw <rep> <case>
 <side> <calls> <ns of each batch>..."). The builds differ only in where the code
 lies (scripts/bench-native.sh: a padding object linked before fair.o).

@@ -4,7 +4,7 @@
 # make bench-native: make bench's in-kernel microbenchmarks timed on the host
 # CPU. A User-Mode Linux kernel (configs/native.config: x86_64 host, the
 # debug and bench options, a static binary) boots with a host directory as
-# its root file system (busybox and tests/bench/native/init) and runs the
+# its root file system (busybox and evaluation/bench/native/init) and runs the
 # benchmarks NATIVE_REPS times (100), printing every batch's time.
 #
 # Time depends on where the code lies as much as on the code: the build,
@@ -15,7 +15,7 @@
 # the benchmarks' loops, which fair.c includes) by that many bytes; only
 # fair.o is compiled again, and a build whose pick_task_fair() did not move
 # stops the run. Each build's kernel runs the same reps;
-# tests/bench/native/run.sh boots it pinned to one host CPU, and
+# evaluation/bench/native/run.sh boots it pinned to one host CPU, and
 # scripts/bench-native-report.py gives the ratios over the builds with their
 # 95 % intervals, beside make bench's instruction ratios.
 #   scripts/bench-native.sh           build, run, report
@@ -23,7 +23,7 @@
 #                                     the first build's kernel, the root and
 #                                     the runner
 #   scripts/bench-native.sh readme    the last run's results and report into
-#                                     tests/bench/results-native/
+#                                     evaluation/bench/results-native/
 # Output: $CACHE/bench-native/ (the bundle's tree, results-<build>.txt,
 # provenance.txt, figures.tsv).
 # Exit: 0, 1 the guest failed a step, 2 the harness or the environment.
@@ -132,8 +132,8 @@ tree() {
 	for t in sh mount grep sed cat uname poweroff awk mktemp date cut tail head rm; do
 		ln -s busybox "$D/root/bin/$t"
 	done
-	install -m 755 "$TOP/tests/bench/native/init" "$D/root/init"
-	install -m 755 "$TOP/tests/bench/native/run.sh" "$D/run.sh"
+	install -m 755 "$TOP/evaluation/bench/native/init" "$D/root/init"
+	install -m 755 "$TOP/evaluation/bench/native/run.sh" "$D/run.sh"
 }
 
 # The layout variants, one build each.
@@ -149,7 +149,7 @@ report() {	# report <dir holding results-*.txt>
 }
 if [ "${1:-}" = readme ]; then
 	ls "$D"/results-*.txt > /dev/null 2>&1 || die "no results in $D: run make bench-native first"
-	R=$TOP/tests/bench/results-native
+	R=$TOP/evaluation/bench/results-native
 	mkdir -p "$R"
 	rm -f "$R"/results*.txt* "$R/figures.tsv"
 	. "$TOP/scripts/provenance.sh"
@@ -179,7 +179,7 @@ if [ "${1:-}" = readme ]; then
 		echo "the ratios' intervals are over the builds, the margin for \"equivalent\" is the same C at"
 		echo "two addresses (control_tg_alloc_free) over the builds. Ratio: Rust/C; stock_ rows: fair.c's"
 		echo "C over 7.3.4's stock C; dispatch_ rows: through the debug option's switch. The guest has"
-		echo "one CPU (UML's SMP needs its seccomp mode; see tests/bench/native/run.sh) and inlines the"
+		echo "one CPU (UML's SMP needs its seccomp mode; see evaluation/bench/native/run.sh) and inlines the"
 		echo "Rust's C helpers as x86_64 does."
 		echo
 		echo '```'
@@ -195,7 +195,7 @@ stage tree tree
 rm -f "$D"/results-*.txt
 provenance_begin "$D/provenance.txt" "make bench-native NATIVE_BUILDS=${#PADS[@]} NATIVE_REPS=${NATIVE_REPS:-100}" \
 	"UML x86_64 (configs/native.config: the debug and bench options, ARCH_SUPPORTS_INT128, x86_64's inline helpers), $((${#PADS[@]})) layouts: padding ${PADS[*]} bytes at the start of fair.o's code" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/native.config tests/bench/native scripts/bench-native.sh scripts/bench-native-reduce.py scripts/bench-native-report.py scripts/stats.py" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/native.config evaluation/bench/native scripts/bench-native.sh scripts/bench-native-reduce.py scripts/bench-native-report.py scripts/stats.py" \
 	"$TOP/configs/native.config"
 i=0
 for pad in "${PADS[@]}"; do

@@ -10,7 +10,7 @@
 #   off    CONFIG_SCHED_RUST_CFS=n: 7.3.4 plus the series' C patches
 #   prod   CONFIG_SCHED_RUST_CFS=y without the debug option: the Rust pieces
 # booted in alternation, BENCH_PROD_BOOTS boots each (5), the order of every
-# set of three shuffled, each under the per-call plugin (tests/bench/percall.c,
+# set of three shuffled, each under the per-call plugin (evaluation/bench/percall.c,
 # no cache model) with the same workloads (tests/boot/init, prodbench):
 # instructions per call of the function each piece is inlined into in all
 # three kernels (the production call sites, found in each kernel's
@@ -18,11 +18,11 @@
 # timed, and the kernel's selftests (test_cpu, test_core, cpu-on-off-test).
 # scripts/bench-prod-report.py prints the tables and writes
 # $CACHE/bench-results-prod (BENCH_SAVE=1 copies them into
-# tests/bench/results-prod/). Fails when a boot fails or a selftest case fails
+# evaluation/bench/results-prod/). Fails when a boot fails or a selftest case fails
 # on every prod boot while passing on every off boot.
 # The run records its provenance ($R/provenance.txt: commit, dirty flag,
 # .config hashes, host, load) and every call's instruction count
-# ($R/calls.tsv.gz); BENCH_SAVE=1 then writes tests/bench/results-prod/.
+# ($R/calls.tsv.gz); BENCH_SAVE=1 then writes evaluation/bench/results-prod/.
 # Variables: BENCH_PROD_BOOTS (5), BENCH_PROD_ROUNDS (workload rounds per
 # boot, 2), BENCH_PROD_SEED (the shuffle's seed; default from the clock).
 
@@ -51,7 +51,7 @@ prod_percall_conf "$R" $kernels
 . "$TOP/scripts/provenance.sh"
 provenance_begin "$R/provenance.txt" "make bench-prod BENCH_PROD_BOOTS=$boots BENCH_PROD_ROUNDS=$rounds BENCH_PROD_SEED=$seed" \
 	"$KARCH production kernels stock, =n (off) and =y (prod), configs/base.config + $KARCH.config + distro.config, under QEMU TCG with the per-call plugin" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot/init tests/boot/schedbench.c tests/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/stats.py" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot/init tests/boot/schedbench.c evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/stats.py" \
 	"$(bdir stock)/.config" "$(bdir off)/.config" "$(bdir prod)/.config"
 
 {
@@ -105,7 +105,7 @@ echo
 report_rc=0
 /usr/bin/python3 "$TOP/scripts/bench-prod-report.py" "$R" > "$R/report.txt" || report_rc=$?
 cat "$R/report.txt"
-echo "(results, plots and consoles: $R; BENCH_SAVE=1 writes them to tests/bench/results-prod/)"
+echo "(results, plots and consoles: $R; BENCH_SAVE=1 writes them to evaluation/bench/results-prod/)"
 [ ${#failed[@]} = 0 ] || fail "boots failed: ${failed[*]}"
 [ $report_rc = 0 ] || fail "bench-prod-report found a problem (above)"
 if [ -n "${BENCH_SAVE:-}" ]; then

@@ -7,8 +7,8 @@ results directory (scripts/bench.sh):
                        time), then the workloads, C and Rust alternating in a
                        random order each round ("RSC: wbench" lines)
   icount-console.log,  rsc.mode=icount: the microbenchmarks again under the
-  icount.log           instruction-counting plugin (tests/bench/icount.c)
-  percall-console.log, rsc.mode=percall: workloads under tests/bench/percall.c,
+  icount.log           instruction-counting plugin (evaluation/bench/icount.c)
+  percall-console.log, rsc.mode=percall: workloads under evaluation/bench/percall.c,
   percall.log, raw/    per call of each piece: instructions, cache lines,
                        simulated misses ("RSC: pcrun" starts a segment)
 
@@ -148,7 +148,7 @@ if have_icount:
     say("")
     say("In-kernel microbenchmarks (`kernel/sched/rust/debug/fair_bench.c`): the same states given to the C and "
         "the Rust function, each called out of line by the same loop as a kernel without the debug option "
-        "calls it (no C/Rust dispatch), under the QEMU TCG plugin `tests/bench/icount.c`; "
+        "calls it (no C/Rust dispatch), under the QEMU TCG plugin `evaluation/bench/icount.c`; "
         f"median of {rounds} rounds of {batch} calls per side; net = minus the empty batch "
         f"({e / batch:.1f} instructions per call: the loop, the call of a function that returns its "
         "argument, markers, clock reads). "
@@ -233,7 +233,7 @@ if have_icount:
                 c, r = ((x - e) / batch for x in icount[name])
                 f.write(f"{size} {c:.1f} {r:.1f}\n")
             f.write("\n\n")
-    say("![instructions per pick against the number of queued entities](tests/bench/results/pick_tree.svg)")
+    say("![instructions per pick against the number of queued entities](evaluation/bench/results/pick_tree.svg)")
     say("")
 
 if have_percall:
@@ -242,7 +242,7 @@ if have_percall:
     say("Every call of each piece during real workloads (`rsc.mode=percall`: rt-tests hackbench, schedbench wake, "
         "stress-ng switch, cgroup tree 4x4 created and removed, 4 threads of one process, napping every 8 passes, "
         "with 2 spinners for the LLC preference), both sides in one boot, the switch flipped per run, and a third side for the pick, "
-        "`stock`: 7.3's stock pick with every other piece on C; under `tests/bench/percall.c`. "
+        "`stock`: 7.3's stock pick with every other piece on C; under `evaluation/bench/percall.c`. "
         "A call runs from its call instruction to the return to its caller and includes what the piece "
         "calls (the C function and the Rust code inlined into it share the dispatcher's call site). "
         "Calls during which the vCPU took an interrupt or exception or switched tasks (preempted or "
@@ -400,9 +400,9 @@ if have_percall:
     with open(os.path.join(RES, "percall_cache.dat"), "w") as f:
         for piece, c, r in cachebars:
             f.write(f"{piece} {c[0]:.3f} {r[0]:.3f} {c[2]:.3f} {r[2]:.3f}\n")
-    say("![instructions per call inside workloads, p10-p25-p50-p75-p90](tests/bench/results/percall_box.svg)")
+    say("![instructions per call inside workloads, p10-p25-p50-p75-p90](evaluation/bench/results/percall_box.svg)")
     say("")
-    say("![data cache lines and simulated L1D misses per call](tests/bench/results/percall_cache.svg)")
+    say("![data cache lines and simulated L1D misses per call](evaluation/bench/results/percall_cache.svg)")
     say("")
 
 say("### Workloads, Rust/C with 95 % confidence intervals")
@@ -456,7 +456,7 @@ say("")
 with open(os.path.join(RES, "workloads.dat"), "w") as f:
     for i, (metric, r, lo, hi) in enumerate(ci_rows):
         f.write(f"{i} {metric} {r:.4f} {lo:.4f} {hi:.4f}\n")
-say("![Rust relative to C per workload, 95 % intervals](tests/bench/results/workloads.svg)")
+say("![Rust relative to C per workload, 95 % intervals](evaluation/bench/results/workloads.svg)")
 say("")
 
 # -------------------------------------------------------------------- plots

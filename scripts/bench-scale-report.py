@@ -7,7 +7,7 @@ every machine size, the checks of each size, a table and two plots.
 
 Per size, <dir>/<CPUs>-<LLCs>/ holds run.txt ("cpus llcs host_seconds
 boot_exit"), console.log (tests/boot/init, rsc.mode=scale), percall.log and
-raw/<segment>.<piece> (tests/bench/percall.c). Prints the report (Markdown)
+raw/<segment>.<piece> (evaluation/bench/percall.c). Prints the report (Markdown)
 and writes scale_cpus.svg and scale_llcs.svg (gnuplot) and results.md.
 Exits 1 when a check fails: a size that did not finish, a guest that does
 not see the CPUs or LLCs asked for, a piece that did not run on a side, a
@@ -253,7 +253,7 @@ with open(os.path.join(RES, "header.txt")) as f:
 say("### Cost against machine size (`make bench-scale`)")
 say("")
 say("The bench kernel booted at each size (one LLC per QEMU socket), C and Rust in the same boot, "
-    "every call of each piece counted in instructions under `tests/bench/percall.c` (no cache model): "
+    "every call of each piece counted in instructions under `evaluation/bench/percall.c` (no cache model): "
     "the pick and the LLC pieces inside one process with as many threads as CPUs walking a shared "
     "buffer beside half as many single-threaded spinners, `tg_alloc`/`tg_free` inside a 4 x 3 cgroup "
     "tree (84 groups) created and removed. Median instructions per call; `bytes/group`: the per-CPU "
@@ -467,7 +467,7 @@ plot {", ".join(plots)}
 """
     try:
         subprocess.run(["gnuplot"], input=gp, text=True, cwd=RES, check=True)
-        say(f"![instructions per call against {label}](tests/bench/results-scale/scale_{name}.svg)")
+        say(f"![instructions per call against {label}](evaluation/bench/results-scale/scale_{name}.svg)")
         say("")
     except (OSError, subprocess.CalledProcessError) as e:
         problems.append(f"gnuplot failed for scale_{name}.svg: {e}")
@@ -506,7 +506,7 @@ if done:
     m = re.search(r"^==== rust-sched-cfs bench-scale, (.*) ====$", header, re.M)
     sizes = ", ".join(f"{r['cpus']}:{r['llcs']}" for r in done)
     sm.append(f"`make bench-scale`, {m.group(1) if m else ''}, x86_64 bench kernel at {len(done)} sizes "
-              f"(CPUs:LLCs {sizes}; [all figures](tests/bench/results-scale/README.md)), instructions per "
+              f"(CPUs:LLCs {sizes}; [all figures](evaluation/bench/results-scale/README.md)), instructions per "
               "call, Rust/C of the medians over the sizes:")
     sm.append("")
     cells = []
@@ -544,7 +544,7 @@ if done:
     sm.append("")
     for name, (label, rows, key) in series.items():
         if len(rows) >= 2:
-            sm.append(f"![instructions per call against {label}](tests/bench/results-scale/scale_{name}.svg)")
+            sm.append(f"![instructions per call against {label}](evaluation/bench/results-scale/scale_{name}.svg)")
             sm.append("")
 with open(os.path.join(RES, "summary.md"), "w") as f:
     for item in sm:

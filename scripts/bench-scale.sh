@@ -3,7 +3,7 @@
 #
 # make bench-scale: the bench kernel booted at several machine sizes, C and
 # Rust in the same boot at each, every call of each piece counted in
-# instructions by tests/bench/percall.c (without its cache model) inside a
+# instructions by evaluation/bench/percall.c (without its cache model) inside a
 # multi-threaded workload spread over every LLC and a cgroup tree created
 # and removed (tests/boot/init, rsc.mode=scale), and the per-CPU bytes of
 # one task group.
@@ -29,7 +29,7 @@
 # C and Rust and find no difference (scripts/bench-scale-report.py). Each
 # size's host time is in the report. Results: $CACHE/bench-scale/
 # (report.txt, the plots, provenance.txt); BENCH_SAVE=1 copies them into
-# tests/bench/results-scale/.
+# evaluation/bench/results-scale/.
 
 . "$(dirname "$0")/common.sh"
 . "$TOP/scripts/bench-lib.sh"
@@ -66,7 +66,7 @@ grep -q '^CONFIG_SCHED_RUST_CFS_SHADOW=y' "$B/.config" ||
 . "$TOP/scripts/provenance.sh"
 provenance_begin "$R/provenance.txt" "$(sed -n 's/^command: //p' "$R/header.txt")" \
 	"x86_64 bench kernel (the evaluation kernel) at 4 to 64 CPUs, under QEMU TCG with the per-call plugin" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot tests/bench/percall.c scripts/bench-scale.sh scripts/bench-scale-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/stats.py" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot evaluation/bench/percall.c scripts/bench-scale.sh scripts/bench-scale-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/stats.py" \
 	"$B/.config"
 
 n=0
@@ -104,7 +104,7 @@ rc=0
 /usr/bin/python3 "$TOP/scripts/bench-scale-report.py" "$R" $sizes > "$R/report.txt" || rc=$?
 cat "$R/report.txt"
 echo
-echo "(results, plots and consoles: $R; BENCH_SAVE=1 writes them to tests/bench/results-scale/)"
+echo "(results, plots and consoles: $R; BENCH_SAVE=1 writes them to evaluation/bench/results-scale/)"
 [ "$rc" = 0 ] || fail "bench-scale: a check failed (above); consoles and plugin logs in $R/<CPUs>-<LLCs>/"
 if [ -n "${BENCH_SAVE:-}" ]; then
 	BENCH_README=scale "$TOP/scripts/bench-readme.sh"

@@ -10,10 +10,10 @@
 #     statically from the tree), stress-ng --session/--switch, schedbench's
 #     cgroup tree, wake and schbench-style schlat: what no tool here does),
 #     BENCH_ROUNDS rounds per side (30), the side that runs first random.
-#  2. rsc.mode=icount: the microbenchmarks under tests/bench/icount.c, which
+#  2. rsc.mode=icount: the microbenchmarks under evaluation/bench/icount.c, which
 #     counts the instructions of every batch (deterministic, where TCG wall
 #     time is not). ICOUNT=0 skips it.
-#  3. rsc.mode=percall: workloads under tests/bench/percall.c, which records
+#  3. rsc.mode=percall: workloads under evaluation/bench/percall.c, which records
 #     every call of each piece (instructions, cache lines, simulated L1D/L2
 #     misses). PERCALL_ROUNDS rounds per side (2). PERCALL=0 skips it.
 #  4. make bench-latency's workload, short: BENCH_LATENCY_PAIRS paired rounds (4,
@@ -72,7 +72,7 @@ percall_plugins
 . "$TOP/scripts/provenance.sh"
 provenance_begin "$R/provenance.txt" "$(sed -n 's/^command: //p' "$R/header.txt")" \
 	"$KARCH $flavour kernel (the evaluation kernel: the debug and bench options), under QEMU TCG" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot tests/bench/icount.c tests/bench/percall.c tests/bench/tb_insns.h scripts/bench.sh scripts/bench-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/latency-report.py scripts/stats.py" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot evaluation/bench/icount.c evaluation/bench/percall.c evaluation/bench/tb_insns.h scripts/bench.sh scripts/bench-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/latency-report.py scripts/stats.py" \
 	"$B/.config"
 
 # perf, built statically from the kernel tree's tools/perf for the guest's
@@ -157,7 +157,7 @@ if [ -f "$R/latency.txt" ] && [ "${BENCH_LATENCY_PAIRS:-4}" != 0 ]; then
 	cat "$R/latency.txt"
 	echo
 fi
-echo "(results, plots and consoles: $R; BENCH_SAVE=1 writes them to tests/bench/results/)"
+echo "(results, plots and consoles: $R; BENCH_SAVE=1 writes them to evaluation/bench/results/)"
 [ "$lat_rc" = 0 ] || fail "latency: the short comparison failed (exit $lat_rc): $R/latency-run.log"
 if [ -n "${BENCH_SAVE:-}" ]; then
 	"$TOP/scripts/bench-readme.sh"

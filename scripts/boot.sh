@@ -82,7 +82,7 @@ cmdline="console=$console panic=-1 sched_verbose $*"
 # jobs on the host, tasks of the cgroup workload waited up to 40-49 s on C
 # as on Rust and 18 stalls were reported in rounds of either side; on a
 # quiet host, 1 stall in 52 rounds, in a C round
-# (tests/bench/results/latency.txt). A task never scheduled again is still
+# (evaluation/bench/results/latency.txt). A task never scheduled again is still
 # reported, within the boot timeout. Each applies unless the parameters
 # given set it (make bench-latency keeps RCU's default).
 case $ACCEL in

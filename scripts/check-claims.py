@@ -2,7 +2,7 @@
 """make check-claims: every figure the documents quote, against the result it
 comes from.
 
-The files of tests/bench/claims/ name the sources (result directories), the
+The files of evaluation/bench/claims/ name the sources (result directories), the
 documents and, for every figure a document quotes, where it comes from:
 
     source <name> <directory>
@@ -44,7 +44,8 @@ The check fails on:
   of the repository holds it; the files the patches change as the patches,
   applied to the cache's kernel source, leave them, else the diffs as text:
   a commit message, a patch's number or the cover letter is not code), any other file by its
-  content (a file moved is compared at its new path); for .rs, .c and .h
+  content (a file moved is compared at its new path, and a reference to a
+  moved file or folder is not a change); for .rs, .c and .h
   files, the code (comments and blank lines are not); its analysis paths
   left out;
 - a source whose recomputed figures.tsv (or table.md) differs from the
@@ -67,7 +68,7 @@ import sys
 import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CLAIMS = os.path.join(TOP, "tests/bench/claims")
+CLAIMS = os.path.join(TOP, "evaluation/bench/claims")
 
 FIGURE = re.compile(
     r"(?<![\w.,/])(?<![A-Za-z_]-)(?:"
@@ -236,14 +237,24 @@ def measured(commit, paths, renamed=None, extra=()):
 def stale(commit, paths):
     """The measured items that differ between the commit and HEAD."""
     # A file moved in the repository (git's rename detection; the code is
-    # then compared) is compared with itself at its new path.
-    renamed = {}
+    # then compared) is compared with itself at its new path, and a
+    # reference to a moved file or folder is no change: HEAD's text is read
+    # with each new path put back to the old one.
+    renamed, back = {}, {}
     for line in git("diff", "--name-status", "-M50%", commit, "HEAD").stdout.split("\n"):
         f = line.split("\t")
-        if len(f) == 3 and f[0].startswith("R") and under(f[1], paths):
+        if len(f) != 3 or not f[0].startswith("R"):
+            continue
+        if under(f[1], paths):
             renamed[f[1]] = f[2]
+        back[f[2]] = f[1]
+        if os.path.basename(f[1]) == os.path.basename(f[2]):
+            back[os.path.dirname(f[2]) + "/"] = os.path.dirname(f[1]) + "/"
     then = measured(commit, paths, renamed)
     now = measured("HEAD", paths, extra=sorted(renamed.values()))
+    if back:
+        pat = re.compile("|".join(re.escape(k) for k in sorted(back, key=len, reverse=True)))
+        now = {k: v if v is None else pat.sub(lambda m: back[m[0]], v) for k, v in now.items()}
     return sorted(k for k in set(then) | set(now) if then.get(k) != now.get(k))
 
 
@@ -298,7 +309,7 @@ class Source:
             self.errors.append(f"{self.path}: measured {commit[:12]}, and the code it measures changed since: "
                                + " ".join(changed[:8]) + (" ..." if len(changed) > 8 else ""))
         if not recompute:
-            self.errors.append(f"{self.path}: no recompute command (tests/bench/claims/)")
+            self.errors.append(f"{self.path}: no recompute command (evaluation/bench/claims/)")
             return
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "out")
@@ -400,7 +411,7 @@ def main():
         try:
             texts[d] = readable(d)
         except OSError:
-            errors.append(f"{d}: listed in tests/bench/claims/, not found")
+            errors.append(f"{d}: listed in evaluation/bench/claims/, not found")
     covered = {d: [] for d in texts}
     used, consts, params, blocks = 0, 0, 0, 0
     for d, text in texts.items():

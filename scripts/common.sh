@@ -114,6 +114,27 @@ esac
 # Scripts run from scripts inherit it.
 [ "$KARCH" = x86_64 ] || export ARCH=$KARCH
 
+# series_map: the map of the project's files into the kernel tree, as
+# patches/series ends: one "<repository path> <kernel path>" line per kernel
+# file, from the last item that names it (an @NAME stage of
+# scripts/export-patches.sh is intermediate: the series must end at a
+# repository file). The one map the overlay, the series export and
+# check-claims read.
+series_map() {
+	awk '
+	/^[ \t]*$/ || /^#/ { next }
+	/^[^ \t]/ { next }
+	{
+		item = $1
+		src = item; dst = item
+		if ((i = index(item, ":")) > 0) { src = substr(item, 1, i - 1); dst = substr(item, i + 1) }
+		if (!(dst in last)) order[n++] = dst
+		last[dst] = src
+	}
+	END { for (i = 0; i < n; i++) print last[order[i]], order[i] }
+	' "$TOP/patches/series"
+}
+
 # overlay_tree_diff <git tree> <base> <head>: compare the files that the
 # commits base..head of the git tree change with the overlay's work tree
 # (scripts/overlay.sh). Sets TREE_CHANGED (their number), TREE_DIFFER (those

@@ -66,7 +66,7 @@ commit_patch() {
 # So that every commit builds with CONFIG_SCHED_RUST_CFS=y and =n (make
 # check-series), the Kconfig and the Makefile of kernel/sched/rust/ grow with
 # the series: the option first, the crate (and the inlining option) with the
-# pick, the evaluation options with their code.
+# pick, the evaluation options with their code (the benchmarks' last).
 python3 - "$TOP/Kconfig.snippet" "$TOP/kernel/sched/rust/Makefile" "$CACHE" <<'EOP'
 import re, sys
 kconfig, makefile, out = sys.argv[1:4]
@@ -80,6 +80,7 @@ open(out + '/Kconfig.build', 'w').write(keep({'SCHED_RUST_CFS'}))
 open(out + '/Kconfig.core', 'w').write(keep(core))
 open(out + '/Kconfig.debug', 'w').write(keep(core | {'SCHED_RUST_CFS_DEBUG', 'SCHED_RUST_CFS_STATS',
                                                     'SCHED_RUST_CFS_SHADOW'}))
+open(out + '/Kconfig.kunit', 'w').write(keep({b.split()[1] for b in blocks} - {'SCHED_RUST_CFS_BENCH'}))
 mk = open(makefile).read()
 debug = re.search(r'# The evaluation.*?\nobj-\$\(CONFIG_SCHED_RUST_CFS_DEBUG\) [^\n]*\n', mk, re.S)
 assert debug

@@ -15,7 +15,7 @@
 
 EXTRA_DEB_PKGS="shellcheck python3-pyflakes" "$TOP/scripts/setup.sh"
 log "shellcheck (warnings fail) on scripts/*.sh, tests/harness/run.sh and tests/boot/checks.sh, ktap-cases.sh"
-(cd "$TOP" && shellcheck -S warning scripts/*.sh tests/harness/run.sh tests/bench/native/run.sh tests/boot/checks.sh tests/boot/ktap-cases.sh) || fail "shellcheck found problems"
+(cd "$TOP" && shellcheck -S warning scripts/*.sh tests/harness/run.sh evaluation/bench/native/run.sh tests/boot/checks.sh tests/boot/ktap-cases.sh) || fail "shellcheck found problems"
 log "pyflakes on scripts/*.py"
 /usr/bin/python3 -m pyflakes "$TOP"/scripts/*.py || fail "pyflakes found problems"
 log "check-claims: the documents' figures against the committed results"
@@ -48,7 +48,7 @@ printf '%s\n' "$out" | grep -E '^(checkpatch |total|WARNING|ERROR|CHECK)'
 	fail "the exported series has no checkpatch verdicts"
 [ $rc = 0 ] || fail "checkpatch found problems in the exported series"
 log "reStructuredText of the two documents (docutils, warnings fail; the upstream one at most 80 columns)"
-/usr/bin/python3 - "$TOP/Documentation/scheduler/sched-rust-cfs.rst" "$TOP/Documentation/rust-sched-cfs-evaluation.rst" <<'EOP' || fail "the documents have reStructuredText problems"
+/usr/bin/python3 - "$TOP/Documentation/scheduler/sched-rust-cfs.rst" "$TOP/evaluation/evaluation.rst" <<'EOP' || fail "the documents have reStructuredText problems"
 import io, sys
 import docutils.core
 bad = []

@@ -47,19 +47,19 @@ sync_file() {
 }
 MANIFEST=$WORK/.rust-sched-cfs-files
 : > "$MANIFEST.new"
-for d in kernel/sched/rust rust/kernel/sched; do
-	while read -r f; do
-		sync_file "$TOP/$f" "$WORK/$f"
-	done < <(cd "$TOP" && find "$d" -type f)
-done
-sync_file "$TOP/rust/kernel/sched.rs" "$WORK/rust/kernel/sched.rs"
-sync_file "$TOP/rust/kernel/percpu.rs" "$WORK/rust/kernel/percpu.rs"
-sync_file "$TOP/rust/helpers/percpu.c" "$WORK/rust/helpers/percpu.c"
-sync_file "$TOP/Kconfig.snippet" "$WORK/kernel/sched/rust/Kconfig"
-sync_file "$TOP/tests/kunit/rust_cfs_kunit.c" "$WORK/kernel/sched/tests/rust_cfs_kunit.c"
-sync_file "$TOP/tests/kunit/rust_cfs_spec.c" "$WORK/kernel/sched/tests/rust_cfs_spec.c"
-sync_file "$TOP/tests/kunit/.kunitconfig" "$WORK/kernel/sched/rust/.kunitconfig"
-sync_file "$TOP/Documentation/scheduler/sched-rust-cfs.rst" "$WORK/Documentation/scheduler/sched-rust-cfs.rst"
+# The map is patches/series' (series_map): every file it places, and no
+# file of the repository's kernel folders that it does not place.
+map=$(series_map)
+while read -r src dst; do
+	case $src in
+	@*) fail "patches/series ends $dst at $src, a stage of the export: the last item for a file must be a repository file" ;;
+	esac
+	[ -f "$TOP/$src" ] || fail "patches/series places $src, which does not exist"
+	sync_file "$TOP/$src" "$WORK/$dst"
+done <<< "$map"
+unplaced=$(cd "$TOP" && git ls-files kernel rust evaluation/kernel Documentation/scheduler 2>/dev/null |
+	grep -vxF -f <(awk '{ print $1 }' <<< "$map") || true)
+[ -z "$unplaced" ] || fail "patches/series places no copy of $(echo $unplaced) in the kernel tree: name each under the patch that adds it"
 
 # Patches are applied to copies of the pristine files in a staging directory,
 # and a result is copied into the work tree only when it differs from what is

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The output of the per-call plugin (tests/bench/percall.c) as
+"""The output of the per-call plugin (evaluation/bench/percall.c) as
 scripts/bench-report.py and scripts/bench-scale-report.py read it.
 
 A run of the guest is announced on the console ("RSC: pcrun <side>

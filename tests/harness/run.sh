@@ -13,7 +13,7 @@
 #    failed check counted by kunit.py among the KTAP results; the guest's
 #    own KTAP suite passes, and fails with a case not ok or a result lost;
 #    a splat is decoded to file:line;
-#  - the sample report in Documentation/rust-sched-cfs-harness.md has the
+#  - the sample report in evaluation/harness.md has the
 #    line kinds of the last real
 #    report, and no other;
 #  - make check-claims passes on the committed tree and fails on a figure
@@ -46,28 +46,33 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$TOP" || exit 2
 
 # make help: every target of the Makefile, each with its text.
-targets=$(sed -n 's/^\([a-z0-9-]*\):.*/\1/p' Makefile | grep -vx all | sort)
-listed=$(make -s help | awk '/^  [a-z0-9-]+ / { print $1 }' | sort)
+targets=$(sed -n 's/^\([a-z0-9_.-]*\):.*/\1/p' Makefile | grep -vx all | sort)
+listed=$(make -s help | awk '/^  [a-z0-9_.-]+ / { print $1 }' | sort)
 [ "$targets" = "$listed" ] && ok "make help lists the $(wc -w <<< "$targets") targets" ||
 	ko "make help and the Makefile's targets differ: $(comm -3 <(echo "$targets") <(echo "$listed") | tr -s ' \t\n' ' ')"
+wide=$(make -s help | awk 'length > 100' | wc -l)
+[ "$(make -s help | wc -l)" -gt 40 ] && [ "$wide" = 0 ] && ok "make help: every line within 100 columns" ||
+	ko "make help: $wide lines over 100 columns (or no help)"
 # The evaluation document's list of targets: a definition list, one term line per entry.
-rst=Documentation/rust-sched-cfs-evaluation.rst
+rst=evaluation/evaluation.rst
 doc_targets=$(sed -n '/^Targets, variables and results$/,/^Measuring$/p' "$rst" | grep '^``make ' |
-	grep -o '``make [a-z0-9-]*``' | sed 's/``make \(.*\)``/\1/' | sort -u)
+	grep -o '``make [a-z0-9_.-]*``' | sed 's/``make \(.*\)``/\1/' | sort -u)
 missing=$(comm -23 <(echo "$targets") <(echo "$doc_targets") | grep -vx help | tr '\n' ' ')
 [ -z "$missing" ] && ok "the evaluation document's list of targets has every target" || ko "targets missing from $rst's list: $missing"
 
 # Every repository path the README, the harness manual, the evaluation
 # document, the Kconfig help and make help name exists (NNNN: a placeholder
-# for a patch's number). The upstream rst names kernel-tree paths: not here.
-named=$( { for f in README.md Documentation/rust-sched-cfs-harness.md Documentation/rust-sched-cfs-evaluation.rst Kconfig.snippet; do
-		grep -oE '(^|[^A-Za-z0-9_])(scripts|tests|configs|patches|kernel/sched/rust|rust/kernel|Documentation/rust-sched-cfs|Documentation/scheduler/sched-rust)[A-Za-z0-9_./*-]*' "$f"
-	done; make -s help | grep -oE '(^|[^A-Za-z0-9_])(scripts|tests|configs|patches|Documentation)/[A-Za-z0-9_./-]*'; } |
+# for a patch's number), or is a kernel path the series places a repository
+# file at (patches/series). The upstream rst names kernel-tree paths: not here.
+named=$( { for f in README.md evaluation/harness.md evaluation/evaluation.rst Kconfig.snippet; do
+		grep -oE '(^|[^A-Za-z0-9_])(scripts|tests|configs|patches|evaluation|kernel/sched/rust|rust/kernel|Documentation/scheduler/sched-rust)[A-Za-z0-9_./*-]*' "$f"
+	done; make -s help | grep -oE '(^|[^A-Za-z0-9_])(scripts|tests|configs|patches|evaluation|Documentation)/[A-Za-z0-9_./-]*'; } |
 	sed -E 's/^[^A-Za-z]//; s/[.,:;)]*$//' | grep -v NNNN | sort -u)
 absent=$(for p in $named; do
 	case $p in
 	*'*'*) compgen -G "$p" > /dev/null || echo "$p" ;;
-	*) [ -e "$p" ] || echo "$p" ;;
+	*) [ -e "$p" ] || (. scripts/common.sh && series_map) | awk -v p="$p" '
+		$2 == p || index($2, p "/") == 1 { found = 1 } END { exit !found }' || echo "$p" ;;
 	esac
 done | tr '\n' ' ')
 [ -n "$named" ] && [ -z "$absent" ] && ok "the $(wc -w <<< "$named") repository paths the documents and make help name exist" ||
@@ -203,7 +208,7 @@ kinds() {
 }
 rep=$(bootdir test)/report.txt
 if [ -f "$rep" ]; then
-	manual=Documentation/rust-sched-cfs-harness.md
+	manual=evaluation/harness.md
 	awk '/^<!-- report: begin/ { on = 1; next } /^<!-- report: end/ { on = 0 } on' "$manual" > "$tmp/sample"
 	if [ ! -s "$tmp/sample" ]; then
 		ko "$manual has no sample report between the report markers"
@@ -219,7 +224,7 @@ fi
 # make check-claims can fail: in a clone of the committed tree, a figure a
 # claim ties changed by one digit fails it, and so does a change to code a
 # cited run measured (committed: the check reads the history).
-if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/tests/bench/claims" ]; then
+if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation/bench/claims" ]; then
 	c=$tmp/claims-clone
 	git clone -q "$TOP" "$c" 2> /dev/null
 	if /usr/bin/python3 "$c/scripts/check-claims.py" > "$tmp/cc" 2>&1; then
@@ -229,7 +234,7 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/tests/benc
 		what=$(/usr/bin/python3 - "$c" <<-'EOP'
 		import glob, re, sys
 		top = sys.argv[1]
-		for path in sorted(glob.glob(top + "/tests/bench/claims/*.txt")):
+		for path in sorted(glob.glob(top + "/evaluation/bench/claims/*.txt")):
 		    for line in open(path):
 		        f = [x.strip() for x in line.split(" | ")]
 		        if len(f) == 4 and re.match(r"[a-z]+:\S", f[3]) and re.fullmatch(r"\d+\.\d+", f[1]):
@@ -255,14 +260,25 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/tests/benc
 		# A run recorded at the clone's HEAD (present even in a shallow
 		# clone), then a commit that changes code it measures.
 		h=$(git -C "$c" rev-parse HEAD)
-		sed -i "s/^commit: .*/commit: $h/" "$c/tests/bench/results-native/provenance.txt"
+		sed -i "s/^commit: .*/commit: $h/" "$c/evaluation/bench/results-native/provenance.txt"
 		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "the run at HEAD"
 		# A comment and a blank line are not code: still current.
 		printf '\n// A comment added after the run.\n' >> "$c/kernel/sched/rust/eevdf.rs"
 		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a comment in measured code"
 		expect 0 "check-claims after a comment added to code a run measured" \
 			/usr/bin/python3 "$c/scripts/check-claims.py"
-		echo "const _: () = ();" >> "$c/kernel/sched/rust/eevdf.rs"
+		# A move is not a change: the pick's file to another folder (the
+		# series' map says where it goes in the kernel), a measured script
+		# renamed and a reference to it updated.
+		mkdir -p "$c/moved"
+		git -C "$c" mv kernel/sched/rust/eevdf.rs moved/eevdf.rs
+		sed -i 's|^\tkernel/sched/rust/eevdf.rs$|\tmoved/eevdf.rs:kernel/sched/rust/eevdf.rs|' "$c/patches/series"
+		git -C "$c" mv scripts/stats.py scripts/stats-moved.py
+		sed -i 's|scripts/stats\.py|scripts/stats-moved.py|g' "$c/scripts/bench-native.sh"
+		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "measured files moved"
+		expect 0 "check-claims after measured files moved in the repository" \
+			/usr/bin/python3 "$c/scripts/check-claims.py"
+		echo "const _: () = ();" >> "$c/moved/eevdf.rs"
 		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to measured code"
 		expect 1 "check-claims after a change to code a run measured" \
 			/usr/bin/python3 "$c/scripts/check-claims.py"
@@ -273,7 +289,7 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/tests/benc
 		ko "check-claims fails on the committed tree: $(grep -c '^FAIL' "$tmp/cc") problems, first: $(grep -m1 '^FAIL' "$tmp/cc")"
 	fi
 else
-	sk "no git history or no tests/bench/claims: the check-claims cases"
+	sk "no git history or no evaluation/bench/claims: the check-claims cases"
 fi
 
 # The instrumentation check of the c-rust-inline rule (scripts/check-instr.py)

@@ -15,11 +15,12 @@
 //! in place (from the allocator's zero-filled memory, as in C) for the CPU that [`PerCpu`]
 //! hands in for that slot, with the parent entity and depth taken from the parent group's slot
 //! of the same CPU, installs it in `tg->cfs_rq` only once every CPU is initialised, then sets
-//! the shares and the bandwidth control. No safe code chooses the CPU, the parent, the depth, the shares or the steps, and
-//! no safe code can install a state that was not built so. What rests on an `unsafe` contract:
-//! the raw pointers C passes in ([`TaskGroup::from_raw`]; [`alloc_state`], whose caller names
-//! the group under creation and its parent; [`TgEntryInit::from_raw`] for C's `init_tg_cfs_entry()`
-//! calls; [`free_state`] for the free path).
+//! the shares and the bandwidth control. No safe code chooses the CPU, the parent, the depth,
+//! the shares or the steps, and no safe code can install a state that was not built so. What
+//! rests on an `unsafe` contract: the raw pointers C passes in ([`TaskGroup::from_raw`];
+//! [`alloc_state`], whose caller names the group under creation and its parent;
+//! [`TgEntryInit::from_raw`] for C's `init_tg_cfs_entry()` calls; [`free_state`] for the free
+//! path).
 
 use super::{bindings, cpu_rq, ffi, NICE_0_LOAD};
 use crate::{

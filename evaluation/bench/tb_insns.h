@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The instructions a translated block executes, for the TCG plugins of
- * tests/bench/.
+ * evaluation/bench/.
  *
  * QEMU 7.2's x86 translator backs out of an instruction that would reach
  * into another page than the block's first instruction (unless it is that

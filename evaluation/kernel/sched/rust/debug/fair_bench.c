@@ -71,7 +71,7 @@ static DEFINE_MUTEX(rust_bench_mutex);
 
 /*
  * Markers around every batch that runs with interrupts off: the instruction
- * counting TCG plugin (tests/bench/icount.c, make bench) counts what a vCPU
+ * counting TCG plugin (evaluation/bench/icount.c, make bench) counts what a vCPU
  * executes between them. Different bodies keep them from being merged.
  */
 static int rust_bench_marker;

@@ -37,7 +37,7 @@ vruntime_eligible_shadow(struct cfs_rq *cfs_rq, u64 vruntime, bool rust, int ret
  * own, the same for every side of a piece: its body is the side as fair.c's
  * dispatch calls it, its result used after the call (no tail call), its
  * address taken (LLVM keeps its signature). make bench's per-call plugin
- * counts their calls (the pair_ pieces of tests/bench/percall.c): C, Rust
+ * counts their calls (the pair_ pieces of evaluation/bench/percall.c): C, Rust
  * and stock C on the same live state, which the pieces' own calls in
  * different runs cannot give.
  */
