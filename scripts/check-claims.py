@@ -176,13 +176,16 @@ PRISTINE = os.path.join(CACHE, "src/pristine")
 def patched(commit, names):
     """The kernel files the series' patches change, as the series leaves
     them ("kernel:<path>": the patches applied in order to the pristine
-    tree's copies), where the cache has the kernel source; else the diffs,
+    tree's copies; not Documentation/ and MAINTAINERS, which no build
+    reads), where the cache has the kernel source; else the diffs,
     in order, as one item (stricter: a hunk moved from one patch to another
     counts as a change). Either way a patch's number or message is not code."""
     texts = [git("show", f"{commit}:patches/{n}.patch").stdout for n in names]
     if not os.path.isfile(os.path.join(PRISTINE, "Makefile")):
         return {"patches: the diffs": "".join(code_of(commit, f"patches/{n}.patch") or "" for n in names)}
-    files = sorted({f for t in texts for f in re.findall(r"^\+\+\+ b/(\S+)", t, re.M)})
+    # Documentation/ and MAINTAINERS do not reach the kernel's image.
+    files = sorted({f for t in texts for f in re.findall(r"^\+\+\+ b/(\S+)", t, re.M)
+                    if not f.startswith("Documentation/") and f != "MAINTAINERS"})
     view = {}
     with tempfile.TemporaryDirectory() as tree:
         for f in files:
