@@ -7,7 +7,8 @@
 # project's machines, so a qemu-system-x86_64 wrapper first in PATH drops the
 # KVM and HVF accelerators (ACCEL=kvm keeps them). Extra arguments go to
 # kunit.py (e.g. a filter glob such as 'sched_rust*'). KUNIT_ARCH=um runs
-# them on UML instead (tests/kunit/uml.kunitconfig).
+# them on UML instead (tests/kunit/uml.kunitconfig); with KUNIT_INT128=1,
+# on a UML whose x86_64 has 128-bit integers, as x86_64 and arm64 do.
 
 . "$(dirname "$0")/common.sh"
 
@@ -44,10 +45,29 @@ cc=/usr/lib/ccache/clang$LLVM_SUFFIX
 cd "$WORK" || exit 2
 if [ "${KUNIT_ARCH:-x86_64}" = um ]; then
 	# UML: the kernel is a host process; 4 CPUs (SMP needs the seccomp
-	# userspace mode), one LLC, no int128.
+	# userspace mode), one LLC. UML's x86_64 does not select
+	# ARCH_SUPPORTS_INT128 as arch/x86 does, so the eligibility tests take
+	# their check_mul_overflow() path; KUNIT_INT128=1 runs them in a copy of
+	# the tree whose arch/x86/um/Kconfig selects it (under the same
+	# condition as arch/x86's), the 128-bit product of x86_64 and arm64.
+	bdir=$CACHE/build-kunit-um
+	if [ "${KUNIT_INT128:-0}" = 1 ]; then
+		T=$CACHE/src/um-int128-work
+		rm -rf "$T"
+		cp -al "$WORK" "$T"
+		rm -f "$T/arch/x86/um/Kconfig"
+		awk '{ print } /^config X86_64$/ { print "\tselect ARCH_SUPPORTS_INT128 if CC_HAS_INT128" }' \
+			"$WORK/arch/x86/um/Kconfig" > "$T/arch/x86/um/Kconfig"
+		touch -r "$WORK/arch/x86/um/Kconfig" "$T/arch/x86/um/Kconfig"
+		! cmp -s "$WORK/arch/x86/um/Kconfig" "$T/arch/x86/um/Kconfig" ||
+			die "arch/x86/um/Kconfig: no 'config X86_64' to select ARCH_SUPPORTS_INT128 under"
+		cd "$T" || exit 2
+		bdir=$CACHE/build-kunit-um-int128
+		log "UML with ARCH_SUPPORTS_INT128 (tree $T, build $bdir)"
+	fi
 	exec python3 tools/testing/kunit/kunit.py run \
 		--kunitconfig="$TOP/tests/kunit/uml.kunitconfig" \
-		--arch=um --build_dir="$CACHE/build-kunit-um" --jobs="${KUNIT_JOBS:-$(nproc)}" \
+		--arch=um --build_dir="$bdir" --jobs="${KUNIT_JOBS:-$(nproc)}" \
 		--make_options LLVM=$LLVM_SUFFIX --make_options CC="$cc" --make_options HOSTCC="$cc" \
 		--kernel_args=ncpus=4 --kernel_args=seccomp=on --timeout=1200 "$@"
 fi

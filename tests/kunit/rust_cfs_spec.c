@@ -16,11 +16,22 @@
  * see spec_enqueue_quiet()).
  *
  * The scope: every runqueue of up to SPEC_MAX_NR entities over the small
- * domains of the tables below, crossed with every curr (none, off the
- * runqueue, on it with each value of a table, protected or not), every next
- * buddy, protect and PICK_BUDDY. The boot parameter
- * sched_rust_spec_full=1 (make kunit-spec) runs the full scope; without it
- * a slice small enough for the CI's TCG run.
+ * domains of the tables below (weights from 2 to a group's largest, keys at
+ * and far from v0, deadline ranks; v0 at the u64 wrap and the s64 sign;
+ * sum_shift 0, 1 and 10), each in every insertion order, crossed with every
+ * curr (none, off the runqueue, on it with each value of a table and each
+ * protected vruntime of spec_vprot[]), every next buddy, protect and
+ * PICK_BUDDY. The boot parameter sched_rust_spec_full=1 (make kunit-spec)
+ * runs the full scope; without it a slice small enough for the CI's TCG run.
+ *
+ * Not enumerated, because 7.3 cannot reach them: group entities in the
+ * tree (it is flattened: __enqueue_entity() warns on anything but a task);
+ * h_nr_queued other than the tree's entities plus curr on the runqueue (it
+ * counts every queued task, a delayed one too, and a delayed entity is an
+ * entity of the tree like any other to the pick); a next buddy that is
+ * curr (set_next_task_fair() clears the buddy that becomes curr, and
+ * set_next_buddy()'s callers name a woken or yielded-to task that is not
+ * running).
  */
 
 /* 0: the CI slice; 1: the full scope (make kunit-spec). */
@@ -31,6 +42,14 @@ core_param(sched_rust_spec_full, spec_full, bool, 0644);
 #define SPEC_CURR	BIT(SPEC_MAX_NR)	/* the pick is curr */
 #define SPEC_NULL	BIT(SPEC_MAX_NR + 1)	/* the pick is NULL */
 #define SPEC_W_MAX	(88761UL << 10)		/* nice -20, scale_load() units */
+/*
+ * A task's weight in the tree is its h_load.weight, the product of its
+ * group's weight with its share at every level (the tree is flattened:
+ * only tasks are in it). Its largest is a group's largest: cgroup v1's
+ * cpu.shares caps at MAX_SHARES, v2's cpu.weight 10000 is 102400 shares.
+ */
+#define SPEC_W_V2	scale_load(102400UL)
+#define SPEC_W_GROUP	scale_load(MAX_SHARES)
 
 /* A signed 128-bit integer, two's complement: exact for every sum below. */
 struct spec_s128 {
@@ -189,23 +208,36 @@ static bool spec_protected(const struct spec_rq *s)
  * 5. Else EEVDF: of the eligible runnable entities (curr among them when it
  *    is on the runqueue), one with the earliest deadline.
  */
-static u32 spec_pick(const struct spec_rq *s, const struct spec_avg *avg,
-		     bool protect, bool buddy)
+static const char * const spec_rule_name[] = {
+	"1: nothing runnable, NULL",
+	"2: one runnable entity, that one",
+	"3: the eligible next buddy",
+	"4: curr, eligible and protected",
+	"5: an eligible entity with the earliest deadline",
+};
+
+static u32 spec_pick_rule(const struct spec_rq *s, const struct spec_avg *avg,
+			  bool protect, bool buddy, unsigned int *rule)
 {
 	bool curr_on = s->has_curr && s->curr_on_rq;
 	unsigned int i, n = s->nr + curr_on;
 	s64 best = S64_MAX;
 	u32 set = 0;
 
+	*rule = 0;
 	if (!n)
 		return SPEC_NULL;
+	*rule = 1;
 	if (n == 1)
 		return s->nr ? BIT(0) : SPEC_CURR;
+	*rule = 2;
 	if (protect && buddy && s->next >= 0 && spec_eligible(s, avg, s->se[s->next].v))
 		return BIT(s->next);
+	*rule = 3;
 	curr_on = curr_on && spec_eligible(s, avg, s->curr.v);
 	if (protect && curr_on && spec_protected(s))
 		return SPEC_CURR;
+	*rule = 4;
 
 	for (i = 0; i <= s->nr; i++) {
 		const struct spec_se *se = i < s->nr ? &s->se[i] : &s->curr;
@@ -222,6 +254,14 @@ static u32 spec_pick(const struct spec_rq *s, const struct spec_avg *avg,
 		set |= bit;
 	}
 	return set ?: SPEC_NULL;
+}
+
+static u32 spec_pick(const struct spec_rq *s, const struct spec_avg *avg,
+		     bool protect, bool buddy)
+{
+	unsigned int rule;
+
+	return spec_pick_rule(s, avg, protect, buddy, &rule);
 }
 
 /*
@@ -253,10 +293,13 @@ struct spec_scope {
 	unsigned int nv0;
 	const unsigned int *shift;
 	unsigned int nshift;
+	unsigned int nvprot;	/* the first of spec_vprot[] that curr on the runqueue takes */
 };
 
 static const unsigned long spec_w3[] = { 2, NICE_0_LOAD, SPEC_W_MAX };
 static const unsigned long spec_w2[] = { 2, SPEC_W_MAX };
+static const unsigned long spec_wg[] = { 2, NICE_0_LOAD, SPEC_W_V2, SPEC_W_GROUP };
+static const unsigned long spec_wg2[] = { 2, SPEC_W_GROUP };
 static const s64 spec_k3[] = { -1, 0, 1 };
 static const s64 spec_k2[] = { -1, 1 };
 /*
@@ -280,6 +323,18 @@ static const struct spec_val spec_curr_big[] = {
 	{ 2, 1LL << 35, 2 }, { SPEC_W_MAX, 1LL << 35, 0 },
 };
 
+static const struct spec_val spec_curr_group[] = {
+	{ NICE_0_LOAD, 0, 1 }, { SPEC_W_GROUP, -1, 0 }, { SPEC_W_GROUP, 1, 2 },
+	{ SPEC_W_V2, 0, 0 },
+};
+
+/*
+ * curr's protected vruntime, from its vruntime: expired (at it, or before
+ * it), protected by one unit, and by the longest slice's worth either way
+ * (a 3 ms slice at weight 2 is about 2^40.5 of vruntime).
+ */
+static const s64 spec_vprot[] = { 0, 1, -1, 1LL << 41, -(1LL << 41) };
+
 static const struct spec_val spec_curr_small[] = {
 	{ 2, -1, 0 }, { 2, 1, 2 }, { SPEC_W_MAX, -1, 2 }, { SPEC_W_MAX, 1, 0 },
 };
@@ -295,35 +350,47 @@ static const struct spec_scope spec_scopes_full[] = {
 	/* Five entities: extreme weights, ties at the eligibility boundary. */
 	{ "five", 5, spec_w2, ARRAY_SIZE(spec_w2), spec_k2, ARRAY_SIZE(spec_k2), 3,
 	  spec_curr_small, ARRAY_SIZE(spec_curr_small),
-	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift0, ARRAY_SIZE(spec_shift0) },
+	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift0, ARRAY_SIZE(spec_shift0), 2 },
 	/* Four: nice 0 too, keys at v0, both v0. */
 	{ "four", 4, spec_w3, ARRAY_SIZE(spec_w3), spec_k3, ARRAY_SIZE(spec_k3), 3,
 	  spec_curr3, ARRAY_SIZE(spec_curr3),
-	  spec_v0_wrap, ARRAY_SIZE(spec_v0_wrap), spec_shift0, ARRAY_SIZE(spec_shift0) },
+	  spec_v0_wrap, ARRAY_SIZE(spec_v0_wrap), spec_shift0, ARRAY_SIZE(spec_shift0), 2 },
 	/* Three: keys up to the s64 extremes. */
 	{ "far", 3, spec_w3, ARRAY_SIZE(spec_w3), spec_kbig, ARRAY_SIZE(spec_kbig), 3,
 	  spec_curr_big, ARRAY_SIZE(spec_curr_big),
-	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift2, ARRAY_SIZE(spec_shift2) },
+	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift2, ARRAY_SIZE(spec_shift2), 2 },
 	/* Three: the weight scaling of sum_shift 1 and 10. */
 	{ "shift", 3, spec_w3, ARRAY_SIZE(spec_w3), spec_k5, ARRAY_SIZE(spec_k5), 2,
 	  spec_curr3, ARRAY_SIZE(spec_curr3),
-	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift3, ARRAY_SIZE(spec_shift3) },
+	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift3, ARRAY_SIZE(spec_shift3), 2 },
+	/*
+	 * Three: the weights of groups (cgroup v1's and v2's largest), and
+	 * curr's protected vruntime across a slice.
+	 */
+	{ "group", 3, spec_wg, ARRAY_SIZE(spec_wg), spec_k3, ARRAY_SIZE(spec_k3), 3,
+	  spec_curr_group, ARRAY_SIZE(spec_curr_group),
+	  spec_v0_wrap, ARRAY_SIZE(spec_v0_wrap), spec_shift2, ARRAY_SIZE(spec_shift2),
+	  ARRAY_SIZE(spec_vprot) },
 };
 
 /* The CI slice: the same kinds of state, fewer entities and values. */
 static const struct spec_scope spec_scopes_ci[] = {
 	{ "five", 5, spec_w2, ARRAY_SIZE(spec_w2), spec_k2, ARRAY_SIZE(spec_k2), 1,
 	  spec_curr_small, 2,
-	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift0, ARRAY_SIZE(spec_shift0) },
+	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift0, ARRAY_SIZE(spec_shift0), 2 },
 	{ "three", 3, spec_w2, ARRAY_SIZE(spec_w2), spec_k3, ARRAY_SIZE(spec_k3), 2,
 	  spec_curr3, ARRAY_SIZE(spec_curr3),
-	  spec_v0_wrap, ARRAY_SIZE(spec_v0_wrap), spec_shift0, ARRAY_SIZE(spec_shift0) },
+	  spec_v0_wrap, ARRAY_SIZE(spec_v0_wrap), spec_shift0, ARRAY_SIZE(spec_shift0), 2 },
 	{ "far", 2, spec_w3, ARRAY_SIZE(spec_w3), spec_kbig, ARRAY_SIZE(spec_kbig), 2,
 	  spec_curr_big, ARRAY_SIZE(spec_curr_big),
-	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift2, ARRAY_SIZE(spec_shift2) },
+	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift2, ARRAY_SIZE(spec_shift2), 2 },
 	{ "shift", 2, spec_w3, ARRAY_SIZE(spec_w3), spec_k5, ARRAY_SIZE(spec_k5), 2,
 	  spec_curr3, ARRAY_SIZE(spec_curr3),
-	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift3, ARRAY_SIZE(spec_shift3) },
+	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift3, ARRAY_SIZE(spec_shift3), 2 },
+	{ "group", 2, spec_wg2, ARRAY_SIZE(spec_wg2), spec_k3, ARRAY_SIZE(spec_k3), 2,
+	  spec_curr_group, ARRAY_SIZE(spec_curr_group),
+	  spec_v0_one, ARRAY_SIZE(spec_v0_one), spec_shift2, ARRAY_SIZE(spec_shift2),
+	  ARRAY_SIZE(spec_vprot) },
 };
 
 /*
@@ -640,9 +707,10 @@ static void spec_check_pick(struct kunit *test, struct spec_counts *c, enum spec
 {
 	struct eevdf_fixture *f = test->priv;
 	struct cfs_rq *cfs_rq = &f->rq->cfs;
+	unsigned int rule;
 	u32 want, ps, pc, pr;
 
-	want = spec_pick(s, avg, protect, buddy);
+	want = spec_pick_rule(s, avg, protect, buddy, &rule);
 	ps = spec_bit(f, pick_c_buddy(cfs_rq, protect, on, true));
 	pc = spec_bit(f, pick_c_buddy(cfs_rq, protect, on, false));
 	pr = spec_bit(f, pick_rust_buddy(cfs_rq, protect, on));
@@ -660,8 +728,8 @@ static void spec_check_pick(struct kunit *test, struct spec_counts *c, enum spec
 	if (!(ps & want) || !(pc & want) || !(pr & want)) {
 		c->pick_bad[cl]++;
 		if (c->printed[cl] < 5)
-			kunit_info(test, "protect %d buddy %d: spec %#x stock %#x C %#x Rust %#x\n",
-				   protect, on, want, ps, pc, pr);
+			kunit_info(test, "protect %d buddy %d: spec %#x (rule %s) stock %#x C %#x Rust %#x\n",
+				   protect, on, want, spec_rule_name[rule], ps, pc, pr);
 		spec_report(test, c, cl, s, "pick: not one of the spec's");
 	}
 }
@@ -706,7 +774,7 @@ static void spec_check_rq(struct kunit *test, const struct spec_scope *sc, struc
 	struct eevdf_fixture *f = test->priv;
 	struct cfs_rq *cfs_rq = &f->rq->cfs;
 	struct sched_entity *curr = &f->se[PARITY_MAX_SE];
-	unsigned int i, j, nc = 2 + 2 * sc->ncurr;
+	unsigned int i, j, nc = 2 + sc->nvprot * sc->ncurr;
 	enum spec_class tcl = SPEC_IN;
 	const char *why;
 
@@ -722,15 +790,14 @@ static void spec_check_rq(struct kunit *test, const struct spec_scope *sc, struc
 	}
 
 	for (j = 0; j < nc; j++) {
-		const struct spec_val *cv = &sc->curr[j < 2 ? 0 : (j - 2) / 2];
+		const struct spec_val *cv = &sc->curr[j < 2 ? 0 : (j - 2) / sc->nvprot];
 		struct spec_avg avg, exact;
 		enum spec_class cl;
 
 		s->has_curr = j > 0;
 		s->curr_on_rq = j > 1;
 		s->curr = (struct spec_se){ cv->w, s->v0 + cv->k, s->v0 + cv->d };
-		/* vprot at vruntime (expired) or one past it (protected). */
-		s->vprot = s->curr.v + (j > 1 && (j & 1));
+		s->vprot = s->curr.v + (j < 2 ? 0 : spec_vprot[(j - 2) % sc->nvprot]);
 		memset(curr, 0, sizeof(*curr));
 		update_load_set(&curr->h_load, s->curr.w);
 		curr->vruntime = s->curr.v;
@@ -774,6 +841,25 @@ static void spec_check_rq(struct kunit *test, const struct spec_scope *sc, struc
 	}
 }
 
+/*
+ * The runqueues are tuples of table rows: every insertion order of every
+ * multiset, since the order shapes the tree the heap search walks. The
+ * distinct sets of entities among them, for the report: the multisets of
+ * up to max_nr rows, C(radix + nr - 1, nr) of each size.
+ */
+static u64 spec_scope_multisets(const struct spec_scope *sc)
+{
+	u64 total = 0, radix = sc->nw * sc->nk * sc->nd, c = 1;
+	unsigned int nr;
+
+	for (nr = 0; nr <= sc->max_nr; nr++) {
+		if (nr)
+			c = div64_u64(c * (radix + nr - 1), nr);
+		total += c;
+	}
+	return total;
+}
+
 /* The number of states a scope enumerates, from its tables alone. */
 static u64 spec_scope_states(const struct spec_scope *sc)
 {
@@ -781,7 +867,8 @@ static u64 spec_scope_states(const struct spec_scope *sc)
 	unsigned int nr;
 
 	for (nr = 0; nr <= sc->max_nr; nr++, rqs *= radix)
-		total += rqs * sc->nv0 * sc->nshift * (2 + 2 * sc->ncurr) * 2 * (1 + 2 * nr);
+		total += rqs * sc->nv0 * sc->nshift * (2 + sc->nvprot * sc->ncurr) * 2 *
+			 (1 + 2 * nr);
 	return total;
 }
 
@@ -874,16 +961,19 @@ static void rust_cfs_spec_exhaustive_test(struct kunit *test)
 
 	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	kunit_info(test, "%s scope (sched_rust_spec_full=%d), PICK_BUDDY %d\n",
-		   spec_full ? "full" : "CI", spec_full, feat_buddy);
+	kunit_info(test, "%s scope (sched_rust_spec_full=%d), PICK_BUDDY %d, eligibility by %s\n",
+		   spec_full ? "full" : "CI", spec_full, feat_buddy,
+		   IS_ENABLED(CONFIG_ARCH_SUPPORTS_INT128) ? "the 128-bit product (int128)" :
+		   "check_mul_overflow() (no int128)");
 	t0 = ktime_get_ns();
 	for (i = 0; i < n; i++) {
 		u64 before = c->states;
 
 		expect += spec_scope_states(&scopes[i]);
 		spec_run_scope(test, &scopes[i], c, feat_buddy);
-		kunit_info(test, "scope %s: up to %u entities, %llu states\n", scopes[i].name,
-			   scopes[i].max_nr, c->states - before);
+		kunit_info(test, "scope %s: up to %u entities, %llu states; %llu distinct sets of entities, each in every insertion order\n",
+			   scopes[i].name, scopes[i].max_nr, c->states - before,
+			   spec_scope_multisets(&scopes[i]));
 	}
 	c->ns = ktime_get_ns() - t0;
 
