@@ -36,12 +36,13 @@ compile_commands.json)
 esac
 [ -s "$src" ] || fail "the kernel's target wrote no $src"
 
-series_map | /usr/bin/python3 - "$what" "$src" "$out" "$WORK" "$TOP" "$B" <<'EOP' || fail "cannot write $out"
-import json, sys
-what, src, out, work, top, objtree = sys.argv[1:7]
+map=$(series_map)
+/usr/bin/python3 - "$what" "$src" "$out" "$WORK" "$TOP" "$map" "$B" <<'EOP' || fail "cannot write $out"
+import json, os, sys
+what, src, out, work, top, series, objtree = sys.argv[1:8]
 # Each placed file, from its kernel path to its repository path.
 places = {}
-for line in sys.stdin:
+for line in series.splitlines():
     s, d = line.split()
     places[f"{work}/{d}"] = f"{top}/{s}"
 def mapped(text):
@@ -70,13 +71,23 @@ if what == "rust-analyzer":
     placed = sum(c["root_module"].startswith(top + "/") for c in crates)
     print(f"rust-project.json: {len(crates)} crates, {placed} rooted in the repository")
 else:
+    # fair.o is the c-rust-inline rule's (fair.c's bitcode linked with the
+    # crate's): the kernel's script finds no compile of fair.c in its
+    # command. The bitcode's compile is fair.c's, with its flags.
+    fair = f"{work}/kernel/sched/fair.c"
+    cmd = os.path.join(objtree, "kernel/sched/.fair.bc.cmd")
+    if not any(e["file"] == fair for e in data) and os.path.exists(cmd):
+        line = open(cmd).readline()
+        data.append({"directory": objtree, "file": fair,
+                     "command": line.split(":=", 1)[1].strip()})
     for e in data:
         e["file"] = mapped(e["file"])
         for k in ("command", "arguments"):
             if k in e:
                 e[k] = mapped(e[k]) if isinstance(e[k], str) else [mapped(a) for a in e[k]]
     placed = sum(e["file"].startswith(top + "/") for e in data)
-    print(f"compile_commands.json: {len(data)} files, {placed} of them the repository's")
+    print(f"compile_commands.json: {len(data)} files, {placed} of them the repository's,"
+          f" fair.c {'in' if any(e['file'] == fair for e in data) else 'NOT in'} it")
     if not placed:
         sys.exit("no entry names a repository file")
 json.dump(data, open(out, "w"), indent=1, sort_keys=True)
