@@ -3,8 +3,9 @@
 #
 # make check-harness: tests of the harness itself, in about a minute, with
 # no kernel build of their own.
-#  - make help lists every target, O= and KBUILD_OUTPUT are refused (2),
-#    V=1 shows the guest's console, a silent guest is stopped as hung;
+#  - make help lists every target within 100 columns, O= and KBUILD_OUTPUT
+#    are refused (2), V=1 shows the guest's console, a silent guest is
+#    stopped as hung;
 #  - the exit statuses: a stage's failure mapped to 1, 2 or 4, a
 #    set-up stage's to 2, a missing build is 2 for boot.sh and 4 (skipped)
 #    for check-unsound;
@@ -18,6 +19,9 @@
 #    report, and no other;
 #  - make check-claims passes on the committed tree and fails on a figure
 #    changed by one digit and on a committed change to code a run measured;
+#  - check-claims takes a move of measured files for no change;
+#  - make rust-analyzer and make compile_commands.json, on make test's
+#    kernel, name the repository's files by their paths here;
 #  - scripts/check-instr.py passes on make test's kernel and fails on a
 #    fair.o that lost the sanitizer its configuration enables.
 # One line per case. Exit: 0 every case passed, 1 a case failed, 4 some
@@ -290,6 +294,33 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation
 	fi
 else
 	sk "no git history or no evaluation/bench/claims: the check-claims cases"
+fi
+
+# The editor targets on make test's kernel: rust-project.json with the
+# crate sched_rust rooted in the repository, compile_commands.json with
+# fair.c (whose object the c-rust-inline rule makes) and the repository's
+# own C named by its paths here.
+if [ -f "$(bdir test)/vmlinux.a" ]; then
+	expect 0 "make rust-analyzer" make -s rust-analyzer
+	expect 0 "make compile_commands.json" make -s compile_commands.json
+	if /usr/bin/python3 - "$TOP" <<-'EOP'
+	import json, sys
+	top = sys.argv[1]
+	crates = json.load(open(f"{top}/rust-project.json"))["crates"]
+	s = [c for c in crates if c["display_name"] == "sched_rust"]
+	assert s and s[0]["root_module"] == f"{top}/kernel/sched/rust/sched_rust.rs", "sched_rust"
+	assert any(d["name"] == "kernel" for d in s[0]["deps"]), "kernel dependency"
+	cc = json.load(open(f"{top}/compile_commands.json"))
+	assert any(e["file"].endswith("/kernel/sched/fair.c") for e in cc), "fair.c"
+	assert any(e["file"] == f"{top}/kernel/sched/rust/lockdep.c" for e in cc), "lockdep.c"
+	EOP
+	then
+		ok "the editor files: sched_rust and lockdep.c at their repository paths, fair.c compiled"
+	else
+		ko "the editor files lack sched_rust's root, fair.c or the repository's lockdep.c"
+	fi
+else
+	sk "no make test build ($(bdir test)): the editor targets"
 fi
 
 # The instrumentation check of the c-rust-inline rule (scripts/check-instr.py)
