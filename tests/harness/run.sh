@@ -75,7 +75,7 @@ named=$( { for f in README.md evaluation/harness.md evaluation/evaluation.rst Kc
 absent=$(for p in $named; do
 	case $p in
 	*'*'*) compgen -G "$p" > /dev/null || echo "$p" ;;
-	*) [ -e "$p" ] || (. scripts/common.sh && series_map) | awk -v p="$p" '
+	*) [ -e "$p" ] || (. scripts/common.sh && series_map) | awk -v p="${p%/}" '
 		$2 == p || index($2, p "/") == 1 { found = 1 } END { exit !found }' || echo "$p" ;;
 	esac
 done | tr '\n' ' ')
@@ -277,8 +277,8 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation
 		mkdir -p "$c/moved"
 		git -C "$c" mv kernel/sched/rust/eevdf.rs moved/eevdf.rs
 		sed -i 's|^\tkernel/sched/rust/eevdf.rs$|\tmoved/eevdf.rs:kernel/sched/rust/eevdf.rs|' "$c/patches/series"
-		git -C "$c" mv scripts/stats.py scripts/stats-moved.py
-		sed -i 's|scripts/stats\.py|scripts/stats-moved.py|g' "$c/scripts/bench-native.sh"
+		git -C "$c" mv scripts/bench-native-reduce.py scripts/bench-native-moved.py
+		sed -i 's|scripts/bench-native-reduce\.py|scripts/bench-native-moved.py|g' "$c/scripts/bench-native.sh"
 		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "measured files moved"
 		expect 0 "check-claims after measured files moved in the repository" \
 			/usr/bin/python3 "$c/scripts/check-claims.py"
