@@ -4,7 +4,7 @@
 
 With CONFIG_SCHED_RUST_CFS_INLINE, fair.o is not compiled by Kbuild's own
 rule: fair.c goes to bitcode with LLVM's passes off, is linked with the
-crate's bitcode, and the object is compiled from that (patch 0007). The
+crate's bitcode, and the object is compiled from that (patch 0009). The
 sanitizers and coverage that Kbuild enables per object run as LLVM passes,
 so the second compile must ask for them again. This script compiles fair.c
 the ordinary way, with the very command Kbuild saved for the bitcode (its

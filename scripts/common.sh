@@ -27,7 +27,7 @@ PRISTINE=$CACHE/src/pristine
 WORK=${KWORK:-$CACHE/src/work}
 # The series' patches to the C scheduler alone, which every kernel gets
 # (CONFIG_SCHED_RUST_CFS=n is stock plus these: scripts/check-off.sh).
-C_PATCHES="0001-sched-fair-eligibility-once 0002-sched-fair-pick-shape"
+C_PATCHES="0001-sched-fair-shr-u64-count 0002-sched-fair-llc-counters-once 0003-sched-fair-eligibility-once 0004-sched-fair-pick-shape"
 
 _t0=${_t0:-$(date +%s)}
 export _t0

@@ -1121,6 +1121,7 @@ static void rust_cfs_llc_decay_test(struct kunit *test)
 	static const unsigned int periods[] = { 0, 1, 2, 3, 10, 100, 1000 };
 	struct sched_cache_time *tc, *tr;
 	unsigned int big_gaps = 0, k;
+	bool big;
 	unsigned int saved_period = READ_ONCE(llc_epoch_period);
 	struct rq *rc, *rr;
 	struct rnd_state rnd;
@@ -1173,11 +1174,12 @@ static void rust_cfs_llc_decay_test(struct kunit *test)
 		}
 		/*
 		 * An entry last updated 2^32 + 1 epochs ago: the gap does not fit
-		 * 32 bits. C passes it to __shr_u64() as unsigned int, halving
-		 * the runtime once, and Rust must do the same (the specification
-		 * suite, rust_cfs_spec.c, says what it should be: 0).
+		 * 32 bits, and both sides must clear the runtime (before this
+		 * series' first patch, C's __shr_u64() took the gap as unsigned
+		 * int and halved it once).
 		 */
-		if (!(prandom_u32_state(&rnd) % 16)) {
+		big = !(prandom_u32_state(&rnd) % 16);
+		if (big) {
 			tc[k].epoch = rc->cpu_epoch - ((1UL << 32) + 1);
 			tr[k].epoch = tc[k].epoch;
 			big_gaps++;
@@ -1210,6 +1212,9 @@ static void rust_cfs_llc_decay_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, tc[k].runtime, tr[k].runtime, "step %d mm %u", step, k);
 		KUNIT_EXPECT_EQ_MSG(test, tc[k].epoch, tr[k].epoch, "step %d mm %u", step, k);
 		KUNIT_EXPECT_EQ_MSG(test, fc, fr, "step %d mm %u", step, k);
+		/* 2^32 + 1 epochs or more: cleared by the update. */
+		if (big)
+			KUNIT_EXPECT_EQ_MSG(test, tc[k].runtime, 0ULL, "step %d mm %u", step, k);
 		if (test->status == KUNIT_FAILURE)
 			break;
 	}

@@ -83,7 +83,7 @@ mod llc {
     ///
     /// Equivalent to `__shr_u64()` on a value.
     #[inline]
-    pub(crate) fn shr_u64(v: u64, n: u32) -> u64 {
+    pub(crate) fn shr_u64(v: u64, n: u64) -> u64 {
         shr_field(|| v, n)
     }
 
@@ -148,7 +148,9 @@ mod llc {
             assert_eq!(shr_u64(8, 3), 1);
             assert_eq!(shr_u64(u64::MAX, 63), 1);
             assert_eq!(shr_u64(u64::MAX, 64), 0);
-            assert_eq!(shr_u64(u64::MAX, u32::MAX), 0);
+            assert_eq!(shr_u64(u64::MAX, u64::MAX), 0);
+            // A count of 2^32 or more is not taken modulo 2^32.
+            assert_eq!(shr_u64(u64::MAX, (1 << 32) + 1), 0);
         }
 
         #[test]
@@ -176,8 +178,9 @@ mod llc {
         }
 
         #[test]
-        fn decay_truncates_epoch_count_like_c() {
-            // 2^32 + 1 epochs elapse: C passes the count as `unsigned int`, i.e. 1.
+        fn decay_clears_after_2_pow_32_epochs() {
+            // 2^32 + 1 epochs elapse: the runtime is cleared (not halved once, as when
+            // `__shr_u64()` took the count as `unsigned int`).
             let mut d = Decay {
                 epoch: 0,
                 epoch_next: 0,
@@ -187,7 +190,7 @@ mod llc {
             };
             assert!(update_mm_sched(&mut d, (1 << 32) + 1, 1));
             assert_eq!(d.epoch, (1 << 32) + 1);
-            assert_eq!(d.cpu_runtime, 1 << 39);
+            assert_eq!(d.cpu_runtime, 0);
         }
 
         #[test]

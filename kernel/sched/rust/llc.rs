@@ -98,7 +98,7 @@ pub(crate) fn account_llc_dequeue(rq: &RqLlc, p: &TaskLlc) {
 /// Equivalent to `__shr_u64()`, which reads the field only below 64: the read stays in the
 /// branch, where a shift of a value read before it would become a conditional move.
 #[inline(always)]
-pub(crate) fn shr_field(load: impl FnOnce() -> u64, n: u32) -> u64 {
+pub(crate) fn shr_field(load: impl FnOnce() -> u64, n: u64) -> u64 {
     if n >= 64 {
         0
     } else {
@@ -210,8 +210,7 @@ fn update_mm_sched_runtime<D: DecayState>(d: &mut D, now: u64, period: u32) -> (
         let epoch = d.epoch().wrapping_add(n);
         d.set_epoch(epoch);
         d.set_epoch_next(epoch_next.wrapping_add(n.wrapping_mul(u64::from(period))));
-        // C passes the `unsigned long` count as `unsigned int`: the truncation is deliberate.
-        let v = shr_field(|| d.cpu_runtime(), n as u32);
+        let v = shr_field(|| d.cpu_runtime(), n);
         d.set_cpu_runtime(v);
         epoch
     } else {
@@ -224,7 +223,7 @@ fn update_mm_sched_runtime<D: DecayState>(d: &mut D, now: u64, period: u32) -> (
     let task = n != 0;
     let runtime = if task {
         d.set_pcpu_epoch(pcpu_epoch.wrapping_add(n));
-        let v = shr_field(|| d.runtime(), n as u32);
+        let v = shr_field(|| d.runtime(), n);
         d.set_runtime(v);
         v
     } else {

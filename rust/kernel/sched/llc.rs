@@ -23,15 +23,13 @@
 //! `rcu_dereference()` in C). Each is a naturally aligned `u32` (or pointer) field of a C
 //! struct without `__packed`, as `from_ptr` requires.
 //!
-//! What this does and does not guarantee: the Rust accesses are marked, and the only writers,
-//! which hold the lock, are serialised, so no two Rust accesses race. C's readers named above
-//! stay plain reads (7.3.4's code, which this series does not change), and with the debug
-//! option C's own writers (`account_llc_enqueue()`, `account_llc_dequeue()`) are plain too: by
-//! the letter of the LKMM, each such plain access concurrent with a Rust store or load is a data
-//! race, and `from_ptr`'s third requirement does not hold for it. It holds once those C
-//! accesses are `READ_ONCE()`/`WRITE_ONCE()`, as upstream's KCSAN-clean code would have them;
-//! until then the Rust side relies, as C does today, on the compilers not tearing or inventing
-//! naturally aligned word accesses (`sched/` is not instrumented by KCSAN).
+//! What this guarantees: the Rust accesses are marked, and the only writers, which hold the
+//! lock, are serialised, so no two Rust accesses race. The C accesses that can run concurrently
+//! with them are marked too (`READ_ONCE()`/`WRITE_ONCE()`, the series' patch "sched/fair: Mark
+//! the cache-aware fields that other CPUs read locklessly"), so no access to these fields is a
+//! data race under the LKMM and `from_ptr`'s requirements hold. The plain C accesses that remain
+//! (`nr_llc_running`'s writers, the reads of a counter by the holder of the lock that serialises
+//! its writers) cannot run concurrently with a Rust store.
 
 use super::{bindings, EpochLocked, RqLocked};
 use crate::{
@@ -90,8 +88,8 @@ impl RqLlc {
     #[inline]
     pub fn nr_llc_running(&self) -> u32 {
         // SAFETY: The runqueue is valid (type invariants) and the field an aligned `u32`; the
-        // debugfs dump (`rust_cfs/llc_state`) reads the counter without the lock, so every Rust
-        // access is atomic (C's plain accesses: see the module documentation).
+        // debugfs dump (`rust_cfs/llc_state`) reads the counter without the lock, with
+        // `READ_ONCE()`, so every Rust access is atomic.
         unsafe { Atomic::from_ptr(&raw mut (*self.rq()).nr_llc_running).load(Relaxed) }
     }
 
@@ -109,7 +107,7 @@ impl RqLlc {
     pub fn nr_pref_llc_running(&self) -> u32 {
         // SAFETY: The runqueue is valid (type invariants) and the field an aligned `u32`; load
         // balancing (`alb_break_llc()`) reads the counter of a remote runqueue without its lock,
-        // so every Rust access is atomic (its plain read: see the module documentation).
+        // with `READ_ONCE()`, so every Rust access is atomic.
         unsafe { Atomic::from_ptr(&raw mut (*self.rq()).nr_pref_llc_running).load(Relaxed) }
     }
 
@@ -170,7 +168,7 @@ impl RqLlc {
         // the arithmetic runs between the load and the store: nothing that could sleep (and end
         // the RCU read-side section `c` depends on) or write the count in between.
         // SAFETY: `c` is an aligned `u32` count of the domain, valid while `self` exists
-        // (`llc_count()`); the plain C reads: see the module documentation.
+        // (`llc_count()`); the C readers use `READ_ONCE()`.
         let n = unsafe { Atomic::from_ptr(c).load(Relaxed) };
         // SAFETY: As just above; this CPU holds the lock that serialises the writers.
         unsafe { Atomic::from_ptr(c).store(n.wrapping_add(1), Relaxed) };
@@ -189,7 +187,7 @@ impl RqLlc {
         // As in `llc_count_inc()`: atomic for the lockless readers, one writer (this lock's
         // holder), nothing but the arithmetic between the load and the store.
         // SAFETY: `c` is an aligned `u32` count of the domain, valid while `self` exists
-        // (`llc_count()`); the plain C reads: see the module documentation.
+        // (`llc_count()`); the C readers use `READ_ONCE()`.
         let n = unsafe { Atomic::from_ptr(c).load(Relaxed) };
         // SAFETY: As just above; this CPU holds the lock that serialises the writers.
         unsafe { Atomic::from_ptr(c).store(n.saturating_sub(1), Relaxed) };
