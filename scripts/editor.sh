@@ -12,7 +12,7 @@
 # crates of samples/ and drivers/ only; the crate of kernel/sched/rust/ is
 # added as that script adds one (the kernel's crates as dependencies, the
 # configuration's cfgs). The `kernel` crate's root is the kernel tree's
-# rust/kernel/lib.rs, so its modules (rust/kernel/sched/, percpu.rs) open as
+# rust/kernel/lib.rs, so its modules (rust/kernel/sched/, percpu/) open as
 # the cache's copies: edit the repository's (make says which it refused).
 #
 # Usage: scripts/editor.sh rust-analyzer|compile_commands.json

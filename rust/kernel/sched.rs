@@ -5,37 +5,36 @@
 //! C header: [`kernel/sched/rust/sched_rust.h`](srctree/kernel/sched/rust/sched_rust.h)
 //!
 //! The private scheduler structures (`kernel/sched/sched.h`) are bound for this module alone
-//! (`bindings`, private); every other Rust user sees only the prototypes of the entry points,
-//! where they are opaque ([`ffi`]). The locks stay in C; [`RqLocked`] (and
-//! [`EpochLocked`] for `rq->cpu_epoch_lock`) is the proof that the caller holds one, and every
-//! view of the state it protects is borrowed from it: [`CfsRqView`], a read-only view of a
-//! `cfs_rq`, the entities reachable from it ([`TreeEntity`] for those in its tree, whose links
-//! can be followed, [`SchedEntity`] for `curr` and `next`, whose links cannot), and the LLC
-//! views of [`llc`]. [`group`] builds the per-CPU state of task groups on
-//! [`PerCpu`](crate::percpu::PerCpu).
+//! (`bindings`, private); every other Rust user sees only the prototypes of the entry points, where
+//! they are opaque ([`ffi`]). The locks stay in C; [`RqLocked`] (and [`EpochLocked`] for
+//! `rq->cpu_epoch_lock`) is the proof that the caller holds one, and every view of the state it
+//! protects is borrowed from it: [`CfsRqView`], a read-only view of a `cfs_rq`, the entities
+//! reachable from it ([`TreeEntity`] for those in its tree, whose links can be followed,
+//! [`SchedEntity`] for `curr` and `next`, whose links cannot), and the LLC views of [`llc`].
+//! [`group`] builds the per-CPU state of task groups on
+//! [`PinnedPerCpu`](crate::percpu::pinned::PinnedPerCpu).
 //!
 //! What the types guarantee to safe code:
 //!
-//! - no view outlives its token (every view is borrowed from it), and no token or view crosses
-//!   to another thread (`!Send`, `!Sync`: the tokens by their raw pointer, the views by
+//! - no view outlives its token (every view is borrowed from it), and no token or view crosses to
+//!   another thread (`!Send`, `!Sync`: the tokens by their raw pointer, the views by
 //!   [`Opaque`](crate::types::Opaque));
-//! - no stale tree link is followed: only [`TreeEntity`], which only the tree's walk yields,
-//!   has links;
-//! - a group's per-CPU state exists only as [`group::alloc_state`] builds it: C's fixed
-//!   sequence on every possible CPU's slot, for the CPU [`PerCpu`](crate::percpu::PerCpu)
-//!   hands in for that slot, below the parent group's entity on the same CPU, installed only
-//!   when complete, then the shares and the bandwidth control, once;
+//! - no stale tree link is followed: only [`TreeEntity`], which only the tree's walk yields, has
+//!   links;
+//! - a group's per-CPU state exists only as [`group::alloc_state`] builds it: C's fixed sequence on
+//!   every possible CPU's slot, for the CPU [`PinnedPerCpu`](crate::percpu::pinned::PinnedPerCpu)
+//!   hands in for that slot, below the parent group's entity on the same CPU, installed only when
+//!   complete, then the shares and the bandwidth control, once;
 //! - on the Rust side, fields that other CPUs access without the lock are accessed atomically
-//!   (relaxed, as `READ_ONCE()`; `rq->sd` as `rcu_dereference()`, its address dependency kept
-//!   by the LKMM's `Relaxed`); C's plain accesses to them stay as they are (see [`llc`]).
+//!   (relaxed, as `READ_ONCE()`; `rq->sd` as `rcu_dereference()`, its address dependency kept by
+//!   the LKMM's `Relaxed`); C's plain accesses to them stay as they are (see [`llc`]).
 //!
-//! On an `unsafe` contract, each stating what its caller guarantees: every conversion from what
-//! C passes in: the `assume_held()` of the tokens (the lock is held); `RqLocked::cfs_rq`,
-//! `RqLocked::entity`, `RqLocked::task` and `EpochLocked::cache_time` (the object belongs to
-//! the locked runqueue); [`rq_of`]; `TaskGroup::from_raw`; `group::alloc_state` (the group
-//! is under creation, below the parent named); `TgEntryInit::from_raw` (C's own
-//! `init_tg_cfs_entry()` calls); `group::free_state` (the free path); the LLC scan state's
-//! `from_raw`.
+//! On an `unsafe` contract, each stating what its caller guarantees: every conversion from what C
+//! passes in: the `assume_held()` of the tokens (the lock is held); `RqLocked::cfs_rq`,
+//! `RqLocked::entity`, `RqLocked::task` and `EpochLocked::cache_time` (the object belongs to the
+//! locked runqueue); [`rq_of`]; `TaskGroup::from_raw`; `group::alloc_state` (the group is under
+//! creation, below the parent named); `TgEntryInit::from_raw` (C's own `init_tg_cfs_entry()`
+//! calls); `group::free_state` (the free path); the LLC scan state's `from_raw`.
 
 mod bindings;
 mod cfs_rq;

@@ -3,7 +3,7 @@
 // expect: ok
 use core::marker::PhantomPinned;
 use kernel::cpu::CpuId;
-use kernel::percpu::{possible_cpus, PerCpu};
+use kernel::percpu::pinned::{possible_cpus, PinnedPerCpu};
 use kernel::prelude::*;
 use kernel::sched::{
     ffi,
@@ -40,11 +40,11 @@ pub struct Pinned {
 
 /// Per-CPU allocations, used as intended.
 pub fn percpu(cpu: CpuId) -> Result<u64> {
-    let mut counters = PerCpu::<u64>::new(GFP_KERNEL)?;
+    let mut counters = PinnedPerCpu::<u64>::new(GFP_KERNEL)?;
     if let Some(v) = counters.get_mut(cpu) {
         *v += 1;
     }
-    let pinned = PerCpu::<Pinned>::try_pin_init(
+    let pinned = PinnedPerCpu::<Pinned>::try_pin_init(
         |cpu| {
             kernel::try_pin_init!(Pinned {
                 v: u64::from(cpu.as_u32()),

@@ -3,9 +3,9 @@
 //! refuses (the same layout check, post-monomorphisation).
 // compile: full
 // expect: E0080
-// expect-message: evaluation of `kernel::percpu::PerCpu::<Aligned>::LAYOUT_OK` failed
+// expect-message: evaluation of `kernel::percpu::pinned::PinnedPerCpu::<Aligned>::LAYOUT_OK` failed
 // expect-note: per-CPU allocation alignment must be at most PAGE_SIZE
-use kernel::percpu::PerCpu;
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 
 /// A type aligned to 8 KiB.
@@ -16,6 +16,6 @@ pub struct Aligned(u8);
 unsafe impl Zeroable for Aligned {}
 
 /// Allocates an `Aligned` per CPU.
-pub fn f() -> Result<PerCpu<Aligned>> {
-    Ok(PerCpu::<Aligned>::new(GFP_KERNEL)?)
+pub fn f() -> Result<PinnedPerCpu<Aligned>> {
+    Ok(PinnedPerCpu::<Aligned>::new(GFP_KERNEL)?)
 }

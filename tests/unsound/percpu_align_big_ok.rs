@@ -2,7 +2,7 @@
 //! Control of percpu_align_big.rs: the same type aligned to 4 KiB (`PAGE_SIZE`) compiles, fully.
 // compile: full
 // expect: ok
-use kernel::percpu::PerCpu;
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 
 /// A type aligned to 4 KiB.
@@ -13,6 +13,6 @@ pub struct Aligned(u8);
 unsafe impl Zeroable for Aligned {}
 
 /// Allocates an `Aligned` per CPU.
-pub fn f() -> Result<PerCpu<Aligned>> {
-    Ok(PerCpu::<Aligned>::new(GFP_KERNEL)?)
+pub fn f() -> Result<PinnedPerCpu<Aligned>> {
+    Ok(PinnedPerCpu::<Aligned>::new(GFP_KERNEL)?)
 }

@@ -4,17 +4,17 @@
 //! `free_raw()`'s `!needs_drop` assert, evaluated post-monomorphisation.
 // compile: full
 // expect: E0080
-// expect-message: evaluation of `kernel::percpu::PerCpu::<kernel::alloc::Box<u64, kernel::alloc::allocator::Kmalloc>>::free_raw::{constant#0}` failed
+// expect-message: evaluation of `kernel::percpu::pinned::PinnedPerCpu::<kernel::alloc::Box<u64, kernel::alloc::allocator::Kmalloc>>::free_raw::{constant#0}` failed
 // expect-note: assertion failed: !core::mem::needs_drop::<T>()
-use kernel::percpu::PerCpu;
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 
 /// Frees boxes without dropping them.
 ///
 /// # Safety
 ///
-/// The contract of `PerCpu::free_raw`.
+/// The contract of `PinnedPerCpu::free_raw`.
 pub unsafe fn f(ptr: *mut KBox<u64>) {
     // SAFETY: The safety requirements of this function.
-    unsafe { PerCpu::<KBox<u64>>::free_raw(ptr) }; //~ ERROR
+    unsafe { PinnedPerCpu::<KBox<u64>>::free_raw(ptr) }; //~ ERROR
 }

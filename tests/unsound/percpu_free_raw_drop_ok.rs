@@ -3,15 +3,15 @@
 //! fully.
 // compile: full
 // expect: ok
-use kernel::percpu::PerCpu;
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 
 /// Frees counters.
 ///
 /// # Safety
 ///
-/// The contract of `PerCpu::free_raw`.
+/// The contract of `PinnedPerCpu::free_raw`.
 pub unsafe fn f(ptr: *mut u64) {
     // SAFETY: The safety requirements of this function.
-    unsafe { PerCpu::<u64>::free_raw(ptr) };
+    unsafe { PinnedPerCpu::<u64>::free_raw(ptr) };
 }

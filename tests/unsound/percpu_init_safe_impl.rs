@@ -4,14 +4,14 @@
 // expect: E0200
 // expect-message: requires an `unsafe impl` declaration
 use kernel::cpu::CpuId;
-use kernel::percpu::PerCpuInit;
+use kernel::percpu::pinned::PinnedPerCpuInit;
 use kernel::prelude::*;
 use kernel::sched::group::CfsTgState;
 
 /// An initialiser that ignores the CPU it is given.
 pub struct OtherCpu;
 
-impl PerCpuInit<CfsTgState, Error> for OtherCpu { //~ ERROR
+impl PinnedPerCpuInit<CfsTgState, Error> for OtherCpu { //~ ERROR
     unsafe fn init_cpu(&mut self, _cpu: CpuId, _slot: *mut CfsTgState) -> Result {
         Ok(())
     }

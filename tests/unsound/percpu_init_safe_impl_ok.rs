@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Control of percpu_init_safe_impl.rs: the same initialiser as an `unsafe impl` compiles: what
-//! refuses the misuse is that `PerCpuInit` is an `unsafe trait`. (Compiled only, never run: its
+//! refuses the misuse is that `PinnedPerCpuInit` is an `unsafe trait`. (Compiled only, never run: its
 //! claim is false, which is what the `unsafe` puts on its writer.)
 // expect: ok
 use kernel::cpu::CpuId;
-use kernel::percpu::PerCpuInit;
+use kernel::percpu::pinned::PinnedPerCpuInit;
 use kernel::prelude::*;
 use kernel::sched::group::CfsTgState;
 
@@ -12,7 +12,7 @@ use kernel::sched::group::CfsTgState;
 pub struct OtherCpu;
 
 // SAFETY: None: a control of the compiler, see above.
-unsafe impl PerCpuInit<CfsTgState, Error> for OtherCpu {
+unsafe impl PinnedPerCpuInit<CfsTgState, Error> for OtherCpu {
     unsafe fn init_cpu(&mut self, _cpu: CpuId, _slot: *mut CfsTgState) -> Result {
         Ok(())
     }

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Misuse: takes a `&mut` to pinned per-CPU state, through which it could be moved.
 // expect: E0599
-// expect-message: the method `get_mut` exists for mutable reference `&mut PerCpu<Pinned>`, but its trait bounds were not satisfied
+// expect-message: the method `get_mut` exists for mutable reference `&mut PinnedPerCpu<Pinned>`, but its trait bounds were not satisfied
 // expect-note: `Pinned: Unpin`
 use core::marker::PhantomPinned;
 use kernel::cpu::CpuId;
-use kernel::percpu::PerCpu;
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 
 /// A type that must not move.
@@ -17,7 +17,7 @@ pub struct Pinned {
 }
 
 /// Replaces a CPU's instance.
-pub fn f(a: &mut PerCpu<Pinned>, cpu: CpuId) {
+pub fn f(a: &mut PinnedPerCpu<Pinned>, cpu: CpuId) {
     if let Some(p) = a.get_mut(cpu) { //~ ERROR
         p.v = 1;
     }

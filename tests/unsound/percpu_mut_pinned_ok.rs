@@ -3,7 +3,7 @@
 //! compiles: what refuses the misuse is that the instances are `!Unpin`.
 // expect: ok
 use kernel::cpu::CpuId;
-use kernel::percpu::PerCpu;
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 
 /// A type that may move.
@@ -13,7 +13,7 @@ pub struct Pinned {
 }
 
 /// Replaces a CPU's instance.
-pub fn f(a: &mut PerCpu<Pinned>, cpu: CpuId) {
+pub fn f(a: &mut PinnedPerCpu<Pinned>, cpu: CpuId) {
     if let Some(p) = a.get_mut(cpu) {
         p.v = 1;
     }

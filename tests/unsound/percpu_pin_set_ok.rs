@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Control without a misuse: replaces a pinned per-CPU instance in place with `Pin::set`, which
 //! compiles and is sound (the old value is dropped where it is, nothing moves). It also shows
-//! the limit of the slot/CPU rule (`PerCpu::get_pin_mut`): a value made for another CPU can be
+//! the limit of the slot/CPU rule (`PinnedPerCpu::get_pin_mut`): a value made for another CPU can be
 //! written into `cpu`'s slot; only the initialiser guarantees which CPU a slot's value is for.
 // expect: ok
 use core::marker::PhantomPinned;
 use kernel::cpu::CpuId;
-use kernel::percpu::PerCpu;
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 
 /// A type that must not move, which records the CPU it was made for.
@@ -18,7 +18,7 @@ pub struct Pinned {
 }
 
 /// Writes a value made for `other` into `cpu`'s slot.
-pub fn f(a: &mut PerCpu<Pinned>, cpu: CpuId, other: CpuId) -> Option<u32> {
+pub fn f(a: &mut PinnedPerCpu<Pinned>, cpu: CpuId, other: CpuId) -> Option<u32> {
     let mut slot = a.get_pin_mut(cpu)?;
     slot.set(Pinned {
         cpu: other.as_u32(),

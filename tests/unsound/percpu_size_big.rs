@@ -3,12 +3,12 @@
 //! refuses (the same layout check, post-monomorphisation).
 // compile: full
 // expect: E0080
-// expect-message: evaluation of `kernel::percpu::PerCpu::<[u8; 1048576]>::LAYOUT_OK` failed
+// expect-message: evaluation of `kernel::percpu::pinned::PinnedPerCpu::<[u8; 1048576]>::LAYOUT_OK` failed
 // expect-note: per-CPU allocation size must be between 1 byte and PCPU_MIN_UNIT_SIZE
-use kernel::percpu::PerCpu;
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 
 /// Allocates 1 MiB per CPU.
-pub fn f() -> Result<PerCpu<[u8; 1 << 20]>> {
-    Ok(PerCpu::<[u8; 1 << 20]>::new(GFP_KERNEL)?) //~ ERROR
+pub fn f() -> Result<PinnedPerCpu<[u8; 1 << 20]>> {
+    Ok(PinnedPerCpu::<[u8; 1 << 20]>::new(GFP_KERNEL)?) //~ ERROR
 }

@@ -5,7 +5,7 @@
 // expect-message: cannot borrow data in dereference of `Pin<&mut Pinned>` as mutable
 use core::marker::PhantomPinned;
 use kernel::cpu::CpuId;
-use kernel::percpu::PerCpu;
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 
 /// A type that must not move.
@@ -17,7 +17,7 @@ pub struct Pinned {
 }
 
 /// Swaps the instances of two CPUs.
-pub fn f(a: &mut PerCpu<Pinned>, b: &mut PerCpu<Pinned>, cpu: CpuId) -> Option<u64> {
+pub fn f(a: &mut PinnedPerCpu<Pinned>, b: &mut PinnedPerCpu<Pinned>, cpu: CpuId) -> Option<u64> {
     let mut x = a.get_pin_mut(cpu)?;
     let mut y = b.get_pin_mut(cpu)?;
     core::mem::swap(&mut *x, &mut *y); //~ ERROR

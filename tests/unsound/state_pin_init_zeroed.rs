@@ -3,11 +3,11 @@
 //! `CfsTgState` is not `Zeroable`.
 // expect: E0277
 // expect-message: the trait bound `CfsTgState: Zeroable` is not satisfied
-use kernel::percpu::PerCpu;
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 use kernel::sched::group::CfsTgState;
 
 /// Builds zeroed states through pin-init.
-pub fn f() -> Result<PerCpu<CfsTgState>> {
-    PerCpu::<CfsTgState>::try_pin_init(|_cpu| Ok::<_, Error>(pin_init::zeroed()), GFP_KERNEL) //~ ERROR
+pub fn f() -> Result<PinnedPerCpu<CfsTgState>> {
+    PinnedPerCpu::<CfsTgState>::try_pin_init(|_cpu| Ok::<_, Error>(pin_init::zeroed()), GFP_KERNEL) //~ ERROR
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 //! Control of state_pin_init_zeroed.rs: the same code on a `Zeroable` type compiles.
 // expect: ok
-use kernel::percpu::PerCpu;
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 
 /// Builds zeroed counters through pin-init.
-pub fn f() -> Result<PerCpu<u64>> {
-    PerCpu::<u64>::try_pin_init(|_cpu| Ok::<_, Error>(pin_init::zeroed()), GFP_KERNEL)
+pub fn f() -> Result<PinnedPerCpu<u64>> {
+    PinnedPerCpu::<u64>::try_pin_init(|_cpu| Ok::<_, Error>(pin_init::zeroed()), GFP_KERNEL)
 }

@@ -6,11 +6,11 @@
 //! no constructor), which a public name would not change.
 // expect: E0603
 // expect-message: struct `CfsTgStateInit` is private
-use kernel::percpu::PerCpu;
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 use kernel::sched::group::{self, CfsTgState};
 
 /// The per-CPU part of `alloc_fair_sched_group()` alone.
-pub fn f(init: group::CfsTgStateInit<'_>) -> Result<PerCpu<CfsTgState>> { //~ ERROR
-    PerCpu::try_init_per_cpu(init, GFP_KERNEL)
+pub fn f(init: group::CfsTgStateInit<'_>) -> Result<PinnedPerCpu<CfsTgState>> { //~ ERROR
+    PinnedPerCpu::try_init_per_cpu(init, GFP_KERNEL)
 }

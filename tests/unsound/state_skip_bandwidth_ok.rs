@@ -3,11 +3,11 @@
 //! compiles, only through an `unsafe impl` (percpu_init_safe_impl.rs): what refuses the
 //! misuse is that the group's initialiser is private.
 // expect: ok
-use kernel::percpu::{PerCpu, PerCpuInit};
+use kernel::percpu::pinned::{PinnedPerCpu, PinnedPerCpuInit};
 use kernel::prelude::*;
 use kernel::sched::group::CfsTgState;
 
 /// The per-CPU part of `alloc_fair_sched_group()` alone.
-pub fn f(init: impl PerCpuInit<CfsTgState, Error>) -> Result<PerCpu<CfsTgState>> {
-    PerCpu::try_init_per_cpu(init, GFP_KERNEL)
+pub fn f(init: impl PinnedPerCpuInit<CfsTgState, Error>) -> Result<PinnedPerCpu<CfsTgState>> {
+    PinnedPerCpu::try_init_per_cpu(init, GFP_KERNEL)
 }

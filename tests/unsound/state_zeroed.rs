@@ -2,13 +2,13 @@
 //! Misuse: makes a group's per-CPU state that is only zero-filled, without its list heads,
 //! runqueue or entity links (hole S2).
 // expect: E0599
-// expect-message: the function or associated item `new` exists for struct `PerCpu<CfsTgState>`, but its trait bounds were not satisfied
+// expect-message: the function or associated item `new` exists for struct `PinnedPerCpu<CfsTgState>`, but its trait bounds were not satisfied
 // expect-note: `CfsTgState: Zeroable`
-use kernel::percpu::PerCpu;
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 use kernel::sched::group::CfsTgState;
 
 /// Allocates zero-filled states.
-pub fn f() -> Result<PerCpu<CfsTgState>> {
-    Ok(PerCpu::<CfsTgState>::new(GFP_KERNEL)?) //~ ERROR
+pub fn f() -> Result<PinnedPerCpu<CfsTgState>> {
+    Ok(PinnedPerCpu::<CfsTgState>::new(GFP_KERNEL)?) //~ ERROR
 }

@@ -3,13 +3,12 @@
 //! The per-CPU state of task groups: `alloc_fair_sched_group()`, `free_fair_sched_group()` and
 //! `init_tg_cfs_entry()` of `kernel/sched/fair.c`.
 //!
-//! A group's state is allocated as one `PerCpu<CfsTgState>`, initialised for every possible CPU
-//! by C's fixed sequence while still owned by Rust, and only then installed in `tg->cfs_rq`
-//! ([`group::alloc_state`]): there is no partly initialised group, and an allocation that
-//! fails leaves the group untouched. The layout is
-//! the C one, so every C accessor (`tg_cfs_rq()`, `tg_se()`, `cfs_rq_se()`,
-//! `__schedstats_from_se()`) works on groups made here, and either side can free a group the
-//! other allocated.
+//! A group's state is allocated as one `PinnedPerCpu<CfsTgState>`, initialised for every possible
+//! CPU by C's fixed sequence while still owned by Rust, and only then installed in `tg->cfs_rq`
+//! ([`group::alloc_state`]): there is no partly initialised group, and an allocation that fails
+//! leaves the group untouched. The layout is the C one, so every C accessor (`tg_cfs_rq()`,
+//! `tg_se()`, `cfs_rq_se()`, `__schedstats_from_se()`) works on groups made here, and either side
+//! can free a group the other allocated.
 
 use kernel::cpu::CpuId;
 use kernel::prelude::*;

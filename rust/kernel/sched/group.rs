@@ -6,17 +6,17 @@
 //!
 //! Every task group but the root owns one `struct cfs_tg_state` per CPU (its `cfs_rq`, its group
 //! entity `se` and that entity's statistics), allocated as one per-CPU object whose `cfs_rq` is
-//! first, so that `tg->cfs_rq`, the per-CPU pointer C code uses, is also the allocation. The
-//! root group instead points at the runqueues' own `cfs_rq`s and has no entity.
+//! first, so that `tg->cfs_rq`, the per-CPU pointer C code uses, is also the allocation. The root
+//! group instead points at the runqueues' own `cfs_rq`s and has no entity.
 //!
 //! What is sound by type here: a new group's fair-scheduler part is built by one call,
 //! [`alloc_state`], which does all of `alloc_fair_sched_group()`: it allocates a
-//! [`PerCpu<CfsTgState>`], runs C's fixed initialisation sequence on every possible CPU's slot
-//! in place (from the allocator's zero-filled memory, as in C) for the CPU that [`PerCpu`]
-//! hands in for that slot, with the parent entity and depth taken from the parent group's slot
-//! of the same CPU, installs it in `tg->cfs_rq` only once every CPU is initialised, then sets
-//! the shares and the bandwidth control. No safe code chooses the CPU, the parent, the depth,
-//! the shares or the steps, and no safe code can install a state that was not built so. What
+//! [`PinnedPerCpu<CfsTgState>`], runs C's fixed initialisation sequence on every possible CPU's
+//! slot in place (from the allocator's zero-filled memory, as in C) for the CPU that
+//! [`PinnedPerCpu`] hands in for that slot, with the parent entity and depth taken from the parent
+//! group's slot of the same CPU, installs it in `tg->cfs_rq` only once every CPU is initialised,
+//! then sets the shares and the bandwidth control. No safe code chooses the CPU, the parent, the
+//! depth, the shares or the steps, and no safe code can install a state that was not built so. What
 //! rests on an `unsafe` contract: the raw pointers C passes in ([`TaskGroup::from_raw`];
 //! [`alloc_state`], whose caller names the group under creation and its parent;
 //! [`TgEntryInit::from_raw`] for C's `init_tg_cfs_entry()` calls; [`free_state`] for the free
@@ -26,7 +26,7 @@ use super::{bindings, cpu_rq, ffi, NICE_0_LOAD};
 use crate::{
     alloc::Flags,
     cpu::CpuId,
-    percpu::{cpu_possible, PerCpu, PerCpuInit},
+    percpu::pinned::{cpu_possible, PinnedPerCpu, PinnedPerCpuInit},
     prelude::*,
     types::Opaque, //
 };
@@ -185,7 +185,7 @@ pub unsafe fn group_se_stats(se: *mut bindings::sched_entity) -> *mut bindings::
 pub struct CfsTgState(Opaque<bindings::cfs_tg_state>);
 
 /// The initialiser of the [`CfsTgState`] of a new group on every possible CPU: C's per-CPU loop
-/// of `alloc_fair_sched_group()`, for [`PerCpu::try_init_per_cpu`].
+/// of `alloc_fair_sched_group()`, for [`PinnedPerCpu::try_init_per_cpu`].
 ///
 /// # Invariants
 ///
@@ -199,7 +199,7 @@ struct CfsTgStateInit<'a> {
 // SAFETY: `init_cpu` runs C's fixed sequence on the zero-filled slot, which leaves a valid
 // `cfs_tg_state` (C's `alloc_fair_sched_group()` builds it so from the same zero-filled memory),
 // and it never fails.
-unsafe impl PerCpuInit<CfsTgState, Error> for CfsTgStateInit<'_> {
+unsafe impl PinnedPerCpuInit<CfsTgState, Error> for CfsTgStateInit<'_> {
     #[inline]
     unsafe fn init_cpu(&mut self, cpu: CpuId, slot: *mut CfsTgState) -> Result {
         let state = slot.cast::<bindings::cfs_tg_state>();
@@ -403,7 +403,7 @@ pub unsafe fn alloc_state(
     }
     // INVARIANT: `tg` is valid and ours for the call, `parent` its parent (safety requirements).
     let init = CfsTgStateInit { tg, parent };
-    let state = PerCpu::try_init_per_cpu(init, flags)?;
+    let state = PinnedPerCpu::try_init_per_cpu(init, flags)?;
     // CAST: `cfs_rq` is at offset 0 of `cfs_tg_state`, so the per-CPU address of the state is
     // also that of its `cfs_rq`.
     let cfs_rq = state.into_raw().cast::<bindings::cfs_rq>();
@@ -438,5 +438,5 @@ pub unsafe fn free_state(tg: *mut ffi::task_group) {
     // SAFETY: `cfs_rq` is null or the group's per-CPU `cfs_tg_state` (at offset 0 of it),
     // initialised on every possible CPU (same size and alignment whether C or Rust made it);
     // the group is unreachable, so nothing uses it afterwards (safety requirements).
-    unsafe { PerCpu::<CfsTgState>::free_raw(cfs_rq.cast()) };
+    unsafe { PinnedPerCpu::<CfsTgState>::free_raw(cfs_rq.cast()) };
 }

@@ -931,7 +931,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(sched_rust_pick_stock_fops, sched_rust_pick_stock_get,
 /*
  * tg_state_size: the per-CPU memory of one task group, for make
  * bench-scale: the size and alignment of struct cfs_tg_state, which C's
- * alloc_percpu() and Rust's PerCpu::new() both ask the percpu allocator
+ * alloc_percpu() and Rust's PinnedPerCpu::new() both ask the percpu allocator
  * for, the possible CPUs it is allocated on, and their product.
  */
 static int sched_rust_tg_state_size_show(struct seq_file *m, void *v)
