@@ -84,7 +84,7 @@ boot: ## boot the FLAVOUR= build (test) again and check it; BOOT_ARGS= [1-9 min]
 	@$(S)/boot.sh $(FLAVOUR) $(BOOT_ARGS)
 
 shell: ## an interactive shell in the guest of make test (Rust on, debugfs mounted)
-	@BOOT_NAME=shell $(S)/boot.sh $(FLAVOUR) rsc.mode=shell kunit.enable=0 $(BOOT_ARGS)
+	@BOOT_NAME=shell $(S)/boot.sh $(FLAVOUR) sched_rust.mode=shell kunit.enable=0 $(BOOT_ARGS)
 
 ##@ Benchmarks (BENCH_SAVE=1 writes the results to evaluation/bench/)
 

@@ -16,7 +16,7 @@ import sys
 def reduce(src, dst):
     with open(src, errors="replace") as inp, gzip.open(dst, "wt") as out:
         for line in inp:
-            m = re.match(r"(RSC: raw \d+ \S+ [01] \d+) (.*)", line)
+            m = re.match(r"(sched_rust: raw \d+ \S+ [01] \d+) (.*)", line)
             if m:
                 v = sorted(int(x) for x in m[2].split())
                 if len(v) % 2 == 0:

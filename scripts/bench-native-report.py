@@ -3,7 +3,7 @@
 with the build as the unit of replication.
 
 Input: one results file per build of the UML kernel (evaluation/bench/native/run.sh:
-"# layout: ..." and "# cpu-mhz: ..." in its head, then "RSC: raw <rep> <case>
+"# layout: ..." and "# cpu-mhz: ..." in its head, then "sched_rust: raw <rep> <case>
 <side> <calls> <ns of each batch>..."). The builds differ only in where the code
 lies (scripts/bench-native.sh: a padding object linked before fair.o).
 
@@ -62,7 +62,7 @@ class Build:
                 elif line.startswith("# cpu-mhz: "):
                     self.mhz = float(line.split()[2])
                 continue
-            m = re.match(r"RSC: raw (\d+) (\S+) ([01]) (\d+) (.*)", line)
+            m = re.match(r"sched_rust: raw (\d+) (\S+) ([01]) (\d+) (.*)", line)
             if m:
                 rep, case, side, calls = int(m[1]), m[2], int(m[3]), int(m[4])
                 ns = [int(x) / calls for x in m[5].split()]

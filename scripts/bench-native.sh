@@ -52,18 +52,14 @@ NW=$CACHE/src/native-work
 native_tree() {
 	rm -rf "$NW"
 	cp -al "$WORK" "$NW"
-	rm -f "$NW/lib/Kconfig.debug" "$NW/arch/x86/um/Kconfig"
+	rm -f "$NW/lib/Kconfig.debug"
 	awk '/^config RUST_INLINE_HELPERS$/ { on = 1 } /^config / && !/RUST_INLINE_HELPERS/ { on = 0 }
 		on && /^\tdepends on !UML$/ { next } { print }' "$WORK/lib/Kconfig.debug" > "$NW/lib/Kconfig.debug"
-	awk '{ print } /^config X86_64$/ { print "\tselect ARCH_SUPPORTS_INT128 if CC_HAS_INT128" }' \
-		"$WORK/arch/x86/um/Kconfig" > "$NW/arch/x86/um/Kconfig"
 	touch -r "$WORK/lib/Kconfig.debug" "$NW/lib/Kconfig.debug"
-	touch -r "$WORK/arch/x86/um/Kconfig" "$NW/arch/x86/um/Kconfig"
 	! cmp -s "$WORK/lib/Kconfig.debug" "$NW/lib/Kconfig.debug" ||
 		die "lib/Kconfig.debug: no 'depends on !UML' under RUST_INLINE_HELPERS to drop"
-	! cmp -s "$WORK/arch/x86/um/Kconfig" "$NW/arch/x86/um/Kconfig" ||
-		die "arch/x86/um/Kconfig: no 'config X86_64' to select ARCH_SUPPORTS_INT128 under"
-	# The layout variants: RSC_LAYOUT_PAD bytes of int3 at the start of
+	um_int128_kconfig "$WORK" "$NW"
+	# The layout variants: SCHED_RUST_LAYOUT_PAD bytes of int3 at the start of
 	# fair.o's .ltext (UML's x86_64 code model is the large one: every
 	# function is there), before its first function (a top-level asm of a
 	# header fair.c is compiled with; the c-rust-inline rule compiles the
@@ -74,17 +70,17 @@ native_tree() {
 	# alignment absorbs it.
 	rm -f "$NW/kernel/sched/Makefile"
 	awk '{ print } /^obj-y[[:space:]]*\+=[[:space:]]*fair\.o/ && !done {
-			print "CFLAGS_fair.o += -include $(srctree)/kernel/sched/rsc_layout_pad.h -DRSC_LAYOUT_PAD=$(RSC_LAYOUT_PAD)"
+			print "CFLAGS_fair.o += -include $(srctree)/kernel/sched/sched_rust_layout_pad.h -DRSC_LAYOUT_PAD=$(SCHED_RUST_LAYOUT_PAD)"
 			done = 1
 		}' "$WORK/kernel/sched/Makefile" > "$NW/kernel/sched/Makefile"
-	grep -q rsc_layout_pad "$NW/kernel/sched/Makefile" ||
+	grep -q sched_rust_layout_pad "$NW/kernel/sched/Makefile" ||
 		die "kernel/sched/Makefile: no 'obj-y += fair.o' line to add the padding's flags after"
 	touch -r "$WORK/kernel/sched/Makefile" "$NW/kernel/sched/Makefile"
-	cat > "$NW/kernel/sched/rsc_layout_pad.h" <<-'PAD'
+	cat > "$NW/kernel/sched/sched_rust_layout_pad.h" <<-'PAD'
 	/* SPDX-License-Identifier: GPL-2.0 */
 	/* make bench-native's layout variants: code space before fair.o's functions. */
 	#include <linux/stringify.h>
-	asm(".pushsection .ltext, \"axl\", @progbits\n\t.skip " __stringify(RSC_LAYOUT_PAD) ", 0xcc\n\t.popsection");
+	asm(".pushsection .ltext, \"axl\", @progbits\n\t.skip " __stringify(SCHED_RUST_LAYOUT_PAD) ", 0xcc\n\t.popsection");
 	PAD
 }
 mkdir -p "$B"
@@ -117,7 +113,7 @@ build() {
 		cp "$TOP/configs/native.config" "$B/.config.done"
 	fi
 	log "building the UML kernel in $B, padding $1 bytes (log: $B/build.log)"
-	umake -j"$(nproc)" RSC_LAYOUT_PAD="$1" linux > "$B/build.log" 2>&1 ||
+	umake -j"$(nproc)" SCHED_RUST_LAYOUT_PAD="$1" linux > "$B/build.log" 2>&1 ||
 		{ tail -n 30 "$B/build.log" >&2; die "the UML build failed"; }
 	file -L "$B/linux" | grep -q 'statically linked' || die "$B/linux is not statically linked"
 }

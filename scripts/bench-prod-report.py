@@ -15,7 +15,8 @@ median, mean, path and interval again. figures.tsv gets every figure by key
 (scripts/check-claims.py).
 
 The noise: stock and =n differ only by the series' C patches, which change
-the pick and what inlines its helpers (scripts/check-off.sh checks =n
+the pick, the LLC accounting and the epoch decay, and what inlines their
+helpers (scripts/check-off.sh checks =n
 against stock + the patches instruction for instruction), so for a piece
 whose common paths are the same lengths on stock and =n, =n/stock compares
 the same code: its gap, beside each =y/=n gap of that piece, is what the
@@ -58,8 +59,10 @@ MARGIN_WORKLOAD = stats.MARGIN["workload"]
 # A call of more instructions than this is a long one (reported apart).
 LONG = 1000
 # The pieces whose code the series' C patches change (stock against =n is
-# not a same-code control for them).
-C_PATCHED = ("pick", "pick_wakeup")
+# not a same-code control for them): the pick (patches 3 and 4), the LLC
+# accounting and the epoch decay (patch 1's shift count, patch 2's marked
+# accesses of the counters, cpu_epoch and nr_running_avg).
+C_PATCHED = ("pick", "pick_wakeup", "enqueue", "dequeue", "update_curr", "cache_work")
 FIG = {}
 ROW = {}    # piece -> the README's table row (table.md)
 
@@ -79,7 +82,7 @@ def write_calls(rdir, order, _unused):
                     f.write(f"{name}\t{kernel}\t{idx}\t{piece}\t{x}\t{k}\n")
 
 
-CONSOLE_LINES = re.compile(r"^RSC: (?:wbench|cgsel|stress_suite) .*$", re.M)
+CONSOLE_LINES = re.compile(r"^sched_rust: (?:wbench|cgsel|stress_suite) .*$", re.M)
 CONSOLES = {}
 
 
@@ -372,7 +375,7 @@ def main():
     # The workloads' own figures.
     wb = {}
     for name, kernel, idx, rc in bl:
-        for m in re.finditer(r"^RSC: wbench (\S+) (\S+) ([0-9.]+) (higher|lower)$",
+        for m in re.finditer(r"^sched_rust: wbench (\S+) (\S+) ([0-9.]+) (higher|lower)$",
                              console(rdir, name), re.M):
             wb.setdefault((m.group(2), m.group(4)), {}).setdefault(kernel, []).append(float(m.group(3)))
     if wb:
@@ -398,9 +401,9 @@ def main():
     cases = {}
     for name, kernel, idx, rc in bl:
         con = console(rdir, name)
-        for m in re.finditer(r"^RSC: cgsel prod (not ok|ok) \d+ (\S+)", con, re.M):
+        for m in re.finditer(r"^sched_rust: cgsel prod (not ok|ok) \d+ (\S+)", con, re.M):
             cases.setdefault(m.group(2), {}).setdefault(kernel, []).append(m.group(1) == "ok")
-        for m in re.finditer(r"^RSC: stress_suite prod (\S+) rc (\d+)", con, re.M):
+        for m in re.finditer(r"^sched_rust: stress_suite prod (\S+) rc (\d+)", con, re.M):
             cases.setdefault(m.group(1), {}).setdefault(kernel, []).append(m.group(2) == "0")
     if cases:
         print("Kernel selftests (passed/runs per kernel; where =y and =n differ, the exact 95 % interval")

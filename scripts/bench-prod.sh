@@ -86,7 +86,7 @@ for ((i = 1; i <= boots; i++)); do
 		rc=0
 		BOOT_NAME=$name BOOT_TIMEOUT=${BENCH_TIMEOUT:-3600} \
 			QEMU_EXTRA="-plugin $q/libpercall.so,conf=$R/percall-$k.conf,raw=$out/raw -d plugin -D $out/percall.log" \
-			"$TOP/scripts/boot.sh" "$k" rsc.mode=prodbench rsc.side="$k" rsc.rounds="$rounds" \
+			"$TOP/scripts/boot.sh" "$k" sched_rust.mode=prodbench sched_rust.side="$k" sched_rust.rounds="$rounds" \
 			> "$out/boot.log" 2>&1 || rc=$?
 		echo "$name $k $i $rc" >> "$R/boots.txt"
 		mkdir -p "$R/$name"

@@ -89,7 +89,7 @@ wall=
 	echo
 	if [ -n "$wall" ]; then
 		echo "In-kernel microbenchmarks (ns per call, TCG wall time; stock_* rows: 7.3's stock C in the C column, fair.c's C in the Rust one; dispatch_* rows: C and Rust through the debug option's dispatch; control_* rows: fair.c's C against a copy of itself at another address; TCG's wall time moves with where the code lies, not only with its instructions: llc_occupancy, the same instructions but one, measured Rust/C 1.03 in one build and 1.73 in the next; the instruction counts below are the figure):"
-		sed -n 's/^RSC: bench //p' "$R/bench-console.log"
+		sed -n 's/^sched_rust: bench //p' "$R/bench-console.log"
 		echo
 	fi
 	cat "$R/report.txt"

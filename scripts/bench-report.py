@@ -3,14 +3,14 @@
 """The tables and plots of `make bench`, from what its three boots left in a
 results directory (scripts/bench.sh):
 
-  bench-console.log    rsc.mode=bench: the in-kernel microbenchmarks (wall
+  bench-console.log    sched_rust.mode=bench: the in-kernel microbenchmarks (wall
                        time), then the workloads, C and Rust alternating in a
-                       random order each round ("RSC: wbench" lines)
-  icount-console.log,  rsc.mode=icount: the microbenchmarks again under the
+                       random order each round ("sched_rust: wbench" lines)
+  icount-console.log,  sched_rust.mode=icount: the microbenchmarks again under the
   icount.log           instruction-counting plugin (evaluation/bench/icount.c)
-  percall-console.log, rsc.mode=percall: workloads under evaluation/bench/percall.c,
+  percall-console.log, sched_rust.mode=percall: workloads under evaluation/bench/percall.c,
   percall.log, raw/    per call of each piece: instructions, cache lines,
-                       simulated misses ("RSC: pcrun" starts a segment)
+                       simulated misses ("sched_rust: pcrun" starts a segment)
 
 Prints the report, writes results.md (the README's measured-results section)
 and the plots (SVG, gnuplot). Exits 1, naming what is missing, when a boot
@@ -60,15 +60,15 @@ def say(line=""):
 
 # ---------------------------------------------------------------- microbench
 con = read("bench-console.log")
-need("RSC: DONE" in con, "the benchmark boot (rsc.mode=bench) did not finish")
-micro = [l[len("RSC: bench "):] for l in con.splitlines() if l.startswith("RSC: bench ")]
+need("sched_rust: DONE" in con, "the benchmark boot (sched_rust.mode=bench) did not finish")
+micro = [l[len("sched_rust: bench "):] for l in con.splitlines() if l.startswith("sched_rust: bench ")]
 need(any(l.startswith("pick_heap_") for l in micro), "no microbenchmark table in bench-console.log")
 need(not any("could not prepare" in l for l in micro), "a microbenchmark could not prepare its state")
 
 # -------------------------------------------------------------- icount table
 icon = read("icount-console.log")
 ilog = read("icount.log")
-ibench = [l[len("RSC: bench "):] for l in icon.splitlines() if l.startswith("RSC: bench ")]
+ibench = [l[len("sched_rust: bench "):] for l in icon.splitlines() if l.startswith("sched_rust: bench ")]
 icases = [l.split()[0] for l in ibench[2:] if l.split() and not l.split()[0].endswith("tg_alloc_free")]
 m = re.search(r"^# (\d+) (?:rounds|timed runs) x (\d+) calls", "\n".join(ibench), re.M)
 counts = [int(l.split()[1]) for l in ilog.splitlines() if l.startswith("icount ")]
@@ -106,7 +106,7 @@ if have_percall:
     need(why is None, why)
     if why is None:
         need(any(side == "shadow" for side, _ in runs[:-1]),
-             "no shadow run in the per-call boot (RSC: pcrun shadow)")
+             "no shadow run in the per-call boot (sched_rust: pcrun shadow)")
         pair_fig, pair_problems = percall_data.pairs(percall, excluded, ordered=ordered)
         for p in pair_problems:
             need(False, p)
@@ -115,7 +115,7 @@ if have_percall:
 wb = {}     # metric -> {"c": [], "rust": [], "better": ...}
 for l in con.splitlines():
     f = l.split()
-    if l.startswith("RSC: wbench ") and len(f) == 6:
+    if l.startswith("sched_rust: wbench ") and len(f) == 6:
         try:
             v = float(f[4])
         except ValueError:
@@ -123,14 +123,14 @@ for l in con.splitlines():
             continue
         d = wb.setdefault(f[3], {"c": [], "rust": [], "better": f[5]})
         d[f[2]].append(v)
-wrounds = int(re.search(r"rsc\.rounds=(\d+)", con).group(1)) if re.search(r"rsc\.rounds=(\d+)", con) else 0
-need(wb, "no workload results (RSC: wbench) in bench-console.log")
+wrounds = int(re.search(r"sched_rust\.rounds=(\d+)", con).group(1)) if re.search(r"sched_rust\.rounds=(\d+)", con) else 0
+need(wb, "no workload results (sched_rust: wbench) in bench-console.log")
 for metric, d in wb.items():
     need(len(d["c"]) == len(d["rust"]) == wrounds,
          f"workload {metric}: {len(d['c'])} C and {len(d['rust'])} Rust rounds, expected {wrounds} each")
     need(all(v > 0 for v in d["c"] + d["rust"]), f"workload {metric}: a round measured 0")
 for l in con.splitlines():
-    if l.startswith("RSC: FAIL"):
+    if l.startswith("sched_rust: FAIL"):
         problems.append(l[5:])
 
 if problems:
@@ -239,7 +239,7 @@ if have_icount:
 if have_percall:
     say("### Per call inside workloads")
     say("")
-    say("Every call of each piece during real workloads (`rsc.mode=percall`: rt-tests hackbench, schedbench wake, "
+    say("Every call of each piece during real workloads (`sched_rust.mode=percall`: rt-tests hackbench, schedbench wake, "
         "stress-ng switch, cgroup tree 4x4 created and removed, 4 threads of one process, napping every 8 passes, "
         "with 2 spinners for the LLC preference), both sides in one boot, the switch flipped per run, and a third side for the pick, "
         "`stock`: 7.3's stock pick with every other piece on C; under `evaluation/bench/percall.c`. "

@@ -6,7 +6,7 @@ every machine size, the checks of each size, a table and two plots.
   bench-scale-report.py <results directory> <CPUs:LLCs> ...
 
 Per size, <dir>/<CPUs>-<LLCs>/ holds run.txt ("cpus llcs host_seconds
-boot_exit"), console.log (tests/boot/init, rsc.mode=scale), percall.log and
+boot_exit"), console.log (tests/boot/init, sched_rust.mode=scale), percall.log and
 raw/<segment>.<piece> (evaluation/bench/percall.c). Prints the report (Markdown)
 and writes scale_cpus.svg and scale_llcs.svg (gnuplot) and results.md.
 Exits 1 when a check fails: a size that did not finish, a guest that does
@@ -60,7 +60,7 @@ def size_data(cpus, llcs):
         return None
     r = {"cpus": cpus, "llcs": llcs, "host_s": int(host_s), "rc": int(rc)}
     con = open(os.path.join(d, "console.log"), errors="replace").read()
-    if "RSC: DONE" not in con:
+    if "sched_rust: DONE" not in con:
         why = "timed out" if "timeout after" in open(os.path.join(d, "boot.txt"), errors="replace").read() \
             else f"boot exit {rc}"
         problems.append(f"{tag}: not measured: the guest did not finish ({why}, {host_s} s of host time)")
@@ -70,7 +70,7 @@ def size_data(cpus, llcs):
         problems.append(f"{tag}: scripts/boot.sh failed (exit {rc}): see {d}/boot.txt")
 
     def line(key):
-        m = re.findall(rf"^RSC: {key} (.*)$", con, re.M)
+        m = re.findall(rf"^sched_rust: {key} (.*)$", con, re.M)
         return m[-1].split() if m else None
 
     seen_cpus = line("cpus")
@@ -132,8 +132,8 @@ def size_data(cpus, llcs):
     # The threads: spread over every LLC in the measured run, and a
     # preferred LLC in it or in the checks' run of the same side.
     for impl in ("c", "rust"):
-        t = [l.split() for l in con.splitlines() if l.startswith(f"RSC: scale_threads {impl} ")]
-        tc = [l.split() for l in con.splitlines() if l.startswith(f"RSC: scale_threads {impl}-check ")]
+        t = [l.split() for l in con.splitlines() if l.startswith(f"sched_rust: scale_threads {impl} ")]
+        tc = [l.split() for l in con.splitlines() if l.startswith(f"sched_rust: scale_threads {impl}-check ")]
         if not t:
             problems.append(f"{tag}: no threads run on {impl}")
             continue
@@ -207,7 +207,7 @@ WINDOWS = set()
 
 
 def aggr_data(cpus, llcs):
-    """One size's aggregation boot (rsc.mode=aggr): per side, the runs'
+    """One size's aggregation boot (sched_rust.mode=aggr): per side, the runs'
     "aggr" lines as dicts, or None; its problems go to `problems`."""
     d = os.path.join(RES, f"{cpus}-{llcs}")
     tag = f"{cpus} CPUs in {llcs} LLCs, aggregation boot"
@@ -218,18 +218,18 @@ def aggr_data(cpus, llcs):
     except (OSError, ValueError):
         problems.append(f"{tag}: not run (no aggr-run.txt or console)")
         return None
-    if "RSC: DONE" not in con or rc != "0":
+    if "sched_rust: DONE" not in con or rc != "0":
         problems.append(f"{tag}: did not finish (boot exit {rc}, {host_s} s): see {d}/aggr-boot.txt")
         return None
-    # The runs asked for: rsc.runs per side for each epoch_affinity_timeout.
-    start = re.findall(r"^RSC: aggr_start .*\bruns (\d+) .*\btimeouts (\S+)$", con, re.M)
-    w = re.findall(r"^RSC: aggr_start .*\bseconds (\d+) pref_cap (\d+)", con, re.M)
+    # The runs asked for: sched_rust.runs per side for each epoch_affinity_timeout.
+    start = re.findall(r"^sched_rust: aggr_start .*\bruns (\d+) .*\btimeouts (\S+)$", con, re.M)
+    w = re.findall(r"^sched_rust: aggr_start .*\bseconds (\d+) pref_cap (\d+)", con, re.M)
     if w:
         WINDOWS.add(w[-1][0] + " s" if w[-1][0] == w[-1][1] else
                     f"at least {w[-1][0]} s and on until a thread has one, at most {w[-1][1]} s: not a fixed window")
     want = int(start[-1][0]) * len(start[-1][1].split(",")) if start else 0
     r = {"host_s": int(host_s), "c": [], "rust": []}
-    for m in re.finditer(r"^RSC: aggr (c|rust) \d+ timeout (\d+) (.*)$", con, re.M):
+    for m in re.finditer(r"^sched_rust: aggr (c|rust) \d+ timeout (\d+) (.*)$", con, re.M):
         f = m.group(3).split()
         v = dict(zip(f[::2], f[1::2]))
         try:
@@ -377,7 +377,7 @@ say("")
 say("### Aggregation parity (`make bench-scale`'s second boot at each size)")
 say("")
 say("How often and how soon cache-aware scheduling gives the threads of one process a preferred LLC, "
-    "per side, in the bench kernel without the plugin (`rsc.mode=aggr`): the same threads workload, "
+    "per side, in the bench kernel without the plugin (`sched_rust.mode=aggr`): the same threads workload, "
     "run after run, the sides in a random order per round, `aggr_tolerance` 100, the kernel's "
     "`epoch_affinity_timeout`. Each run is watched for a fixed window from the last thread's creation "
     f"({AGGR_WINDOW}), whether or not a thread gets a preferred LLC in it; schedbench's main thread, at a "

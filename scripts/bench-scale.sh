@@ -5,7 +5,7 @@
 # Rust in the same boot at each, every call of each piece counted in
 # instructions by evaluation/bench/percall.c (without its cache model) inside a
 # multi-threaded workload spread over every LLC and a cgroup tree created
-# and removed (tests/boot/init, rsc.mode=scale), and the per-CPU bytes of
+# and removed (tests/boot/init, sched_rust.mode=scale), and the per-CPU bytes of
 # one task group.
 #   SCALE_SIZES   "CPUs:LLCs ..." (default "4:2 8:2 16:2 32:2 64:2 64:4 64:8
 #                 64:16": cost against CPUs in two LLCs, against LLCs at 64
@@ -17,7 +17,7 @@
 #                 fails
 #   SCALE_AGGR_RUNS  runs per side of the aggregation boot at each size (12)
 #   SCALE_AGGR_SECONDS  each aggregation run's window (10)
-# At every size, a second boot without the plugin (rsc.mode=aggr) measures
+# At every size, a second boot without the plugin (sched_rust.mode=aggr) measures
 # how often and how soon the threads get a preferred LLC on each side,
 # SCALE_AGGR_RUNS runs per side in random order, each watched for a fixed
 # window of SCALE_AGGR_SECONDS from the last thread's creation, whether or
@@ -80,16 +80,16 @@ for s in $sizes; do
 	rc=0
 	SMP="$c,sockets=$l,cores=$((c / l)),threads=1" BOOT_NAME=scale-$c-$l BOOT_TIMEOUT=${SCALE_TIMEOUT:-5400} \
 		QEMU_EXTRA="-plugin $q/libpercall.so,conf=$R/percall.conf,raw=$d/raw -d plugin -D $d/percall.log" \
-		"$TOP/scripts/boot.sh" bench rsc.mode=scale rsc.rounds="${SCALE_ROUNDS:-1}" \
-		rsc.seconds="${SCALE_SECONDS:-6}" > "$d/boot.txt" 2>&1 || rc=$?
+		"$TOP/scripts/boot.sh" bench sched_rust.mode=scale sched_rust.rounds="${SCALE_ROUNDS:-1}" \
+		sched_rust.seconds="${SCALE_SECONDS:-6}" > "$d/boot.txt" 2>&1 || rc=$?
 	cp "$(bootdir "scale-$c-$l")/console.log" "$d/console.log" 2>/dev/null || : > "$d/console.log"
 	echo "$c $l $(( $(date +%s) - ts )) $rc" > "$d/run.txt"
 	log "size $c:$l: boot exit $rc after $(( $(date +%s) - ts )) s"
 	ta=$(date +%s)
 	rc=0
 	SMP="$c,sockets=$l,cores=$((c / l)),threads=1" BOOT_NAME=aggr-$c-$l BOOT_TIMEOUT=${SCALE_TIMEOUT:-5400} \
-		"$TOP/scripts/boot.sh" bench rsc.mode=aggr rsc.runs="${SCALE_AGGR_RUNS:-12}" \
-		rsc.seconds="${SCALE_AGGR_SECONDS:-10}" rsc.pref_cap="${SCALE_AGGR_SECONDS:-10}" \
+		"$TOP/scripts/boot.sh" bench sched_rust.mode=aggr sched_rust.runs="${SCALE_AGGR_RUNS:-12}" \
+		sched_rust.seconds="${SCALE_AGGR_SECONDS:-10}" sched_rust.pref_cap="${SCALE_AGGR_SECONDS:-10}" \
 		> "$d/aggr-boot.txt" 2>&1 || rc=$?
 	cp "$(bootdir "aggr-$c-$l")/console.log" "$d/aggr-console.log" 2>/dev/null || : > "$d/aggr-console.log"
 	echo "$c $l $(( $(date +%s) - ta )) $rc" > "$d/aggr-run.txt"

@@ -4,16 +4,16 @@
 # Benchmarks (not tests): four boots of the bench kernel (the evaluation kernel
 # configured like the production one, with the C twins and the switch), C and Rust compared
 # in the same boot each time.
-#  1. rsc.mode=bench: the in-kernel microbenchmarks (wall time, C and Rust
+#  1. sched_rust.mode=bench: the in-kernel microbenchmarks (wall time, C and Rust
 #     interleaved, kernel/sched/rust/debug/fair_bench.c), then the workloads (rt-tests
 #     hackbench and cyclictest, perf bench sched messaging/pipe (perf built
 #     statically from the tree), stress-ng --session/--switch, schedbench's
 #     cgroup tree, wake and schbench-style schlat: what no tool here does),
 #     BENCH_ROUNDS rounds per side (30), the side that runs first random.
-#  2. rsc.mode=icount: the microbenchmarks under evaluation/bench/icount.c, which
+#  2. sched_rust.mode=icount: the microbenchmarks under evaluation/bench/icount.c, which
 #     counts the instructions of every batch (deterministic, where TCG wall
 #     time is not). ICOUNT=0 skips it.
-#  3. rsc.mode=percall: workloads under evaluation/bench/percall.c, which records
+#  3. sched_rust.mode=percall: workloads under evaluation/bench/percall.c, which records
 #     every call of each piece (instructions, cache lines, simulated L1D/L2
 #     misses). PERCALL_ROUNDS rounds per side (2). PERCALL=0 skips it.
 #  4. make bench-latency's workload, short: BENCH_LATENCY_PAIRS paired rounds (4,
@@ -98,14 +98,14 @@ fi
 rounds=${BENCH_ROUNDS:-30}
 nboots=$(( 1 + (${ICOUNT:-1} != 0) + (${PERCALL:-1} != 0) + (${BENCH_LATENCY_PAIRS:-4} != 0) ))
 log "boot 1/$nboots: microbenchmarks and workloads, $rounds rounds per side"
-INITRAMFS_PERF=$perf BOOT_TIMEOUT=${BENCH_TIMEOUT:-7200} "$TOP/scripts/boot.sh" "$flavour" rsc.mode=bench \
-	rsc.rounds="$rounds" >/dev/null || true
+INITRAMFS_PERF=$perf BOOT_TIMEOUT=${BENCH_TIMEOUT:-7200} "$TOP/scripts/boot.sh" "$flavour" sched_rust.mode=bench \
+	sched_rust.rounds="$rounds" >/dev/null || true
 cp "$con" "$R/bench-console.log"
-grep -q '^RSC: DONE' "$con" || fail "the benchmark boot did not finish; console: $R/bench-console.log"
-grep -q '^RSC: bench_shadow off' "$con" || ! grep -q '^CONFIG_SCHED_RUST_CFS_SHADOW=y' "$B/.config" ||
+grep -q '^sched_rust: DONE' "$con" || fail "the benchmark boot did not finish; console: $R/bench-console.log"
+grep -q '^sched_rust: bench_shadow off' "$con" || ! grep -q '^CONFIG_SCHED_RUST_CFS_SHADOW=y' "$B/.config" ||
 	fail "the shadow check was not switched off for the benchmarks; console: $R/bench-console.log"
-echo "guest:    $(sed -n 's/^RSC: vulnerability //p' "$con" | tr '\n' ';' | sed 's/;$//; s/;/; /g')" >> "$R/header.txt"
-echo "kernel:   $(sed -n 's/^RSC: kernel //p' "$con")" >> "$R/header.txt"
+echo "guest:    $(sed -n 's/^sched_rust: vulnerability //p' "$con" | tr '\n' ';' | sed 's/;$//; s/;/; /g')" >> "$R/header.txt"
+echo "kernel:   $(sed -n 's/^sched_rust: kernel //p' "$con")" >> "$R/header.txt"
 
 # 2. Instructions per microbenchmark call.
 if [ "${ICOUNT:-1}" != 0 ]; then
@@ -114,7 +114,7 @@ if [ "${ICOUNT:-1}" != 0 ]; then
 	[ -n "$begin" ] && [ -n "$end" ] || die "no benchmark markers in $B/System.map"
 	log "boot 2/$nboots: microbenchmarks under the instruction-counting plugin"
 	QEMU_EXTRA="-plugin $q/libicount.so,begin=$begin,end=$end -d plugin -D $R/icount.log" \
-		"$TOP/scripts/boot.sh" "$flavour" rsc.mode=icount >/dev/null || true
+		"$TOP/scripts/boot.sh" "$flavour" sched_rust.mode=icount >/dev/null || true
 	cp "$con" "$R/icount-console.log"
 fi
 
@@ -125,7 +125,7 @@ if [ "${PERCALL:-1}" != 0 ]; then
 	log "boot $(( 1 + (${ICOUNT:-1} != 0) + 1 ))/$nboots: workloads under the per-call plugin (cache model on)"
 	BOOT_TIMEOUT=${BENCH_TIMEOUT:-7200} \
 		QEMU_EXTRA="-plugin $q/libpercall.so,conf=$R/percall.conf,cache=on,raw=$R/raw -d plugin -D $R/percall.log" \
-		"$TOP/scripts/boot.sh" "$flavour" rsc.mode=percall rsc.rounds="${PERCALL_ROUNDS:-2}" >/dev/null || true
+		"$TOP/scripts/boot.sh" "$flavour" sched_rust.mode=percall sched_rust.rounds="${PERCALL_ROUNDS:-2}" >/dev/null || true
 	cp "$con" "$R/percall-console.log"
 fi
 
@@ -146,7 +146,7 @@ provenance_end "$R/provenance.txt"
 cat "$R/header.txt"
 echo
 echo "In-kernel microbenchmarks (ns per call, TCG wall time; stock_* rows: 7.3's stock C in the C column, fair.c's C in the Rust one; dispatch_* rows: C and Rust through the debug option's dispatch; control_* rows: fair.c's C against a copy of itself at another address; TCG's wall time moves with where the code lies, not only with its instructions: llc_occupancy, the same instructions but one, measured Rust/C 1.03 in one build and 1.73 in the next; the instruction counts below are the figure):"
-sed -n 's/^RSC: bench //p' "$R/bench-console.log"
+sed -n 's/^sched_rust: bench //p' "$R/bench-console.log"
 echo
 /usr/bin/python3 "$TOP/scripts/bench-report.py" "$R" > "$R/report.txt" ||
 	fail "bench-report: see above; consoles and plugin logs in $R"

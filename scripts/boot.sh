@@ -17,7 +17,7 @@
 # BOOT_RC its QEMU exit status; BOOT_RECHECK=0 takes the guest's own KTAP
 # suite from the console instead, as a boot does), V=1 (the console as it
 # comes; otherwise the guest's phases with their times).
-# With rsc.mode=shell among the parameters (make shell) the guest is
+# With sched_rust.mode=shell among the parameters (make shell) the guest is
 # interactive: QEMU on the terminal, no timeout and no checks.
 # Fails (1) on a timeout or a QEMU exit other than 0, a kernel that did not
 # reach the end of the workload, any splat (WARNING, BUG, lockdep, UBSAN,
@@ -94,11 +94,11 @@ tcg*)	for p in rcupdate.rcu_cpu_stall_timeout=300 watchdog_thresh=165 \
 		esac
 	done ;;
 esac
-# rsc.mode= of the guest (tests/boot/init): the test assertions apply to
-# the "test" workload only (bench.sh boots with rsc.mode=bench/icount).
+# sched_rust.mode= of the guest (tests/boot/init): the test assertions apply to
+# the "test" workload only (bench.sh boots with sched_rust.mode=bench/icount).
 mode='test'
 for a in $cmdline; do
-	case $a in rsc.mode=*) mode=${a#rsc.mode=} ;; esac
+	case $a in sched_rust.mode=*) mode=${a#sched_rust.mode=} ;; esac
 done
 cfg() { grep -q "^CONFIG_$1=y" "$B/.config"; }
 # sed expression: a console line without printk's "[  12.345678] " prefix.
@@ -131,12 +131,12 @@ else
 		tail -n +1 -F "$con" >&2 2>/dev/null 9>&- &
 	else
 		tail -n +1 -F "$con" 2>/dev/null | sed -u "s/\r//; $untime" | grep --line-buffered -E \
-			'^Run /init|^KTAP version 1$|^RSC: (phase|stress start|stress done|llc_run|run |cgsel_exit|DONE|FAIL)|WARNING:|BUG:|Kernel panic|rcu: INFO' |
+			'^Run /init|^KTAP version 1$|^sched_rust: (phase|stress start|stress done|llc_run|run |cgsel_exit|DONE|FAIL)|WARNING:|BUG:|Kernel panic|rcu: INFO' |
 			while IFS= read -r l; do
 				case $l in
 				'Run /init'*) l="/init started (after the built-in KUnit suites)" ;;
 				'KTAP version 1') [ -n "${ktap:-}" ] && continue; ktap=1; l="kernel up, KUnit suites running" ;;
-				RSC:*) l=${l#RSC: } ;;
+				sched_rust:*) l=${l#sched_rust: } ;;
 				esac
 				log "  guest: $l"
 			done 9>&- &
@@ -181,7 +181,7 @@ fi
 # From here on every check adds to problems[] and the report is always
 # printed: a grep that finds nothing must not end the script (errexit).
 set +e +o pipefail
-# Each check is a KTAP test case of the suite rsc_boot (check, cases[],
+# Each check is a KTAP test case of the suite sched_rust_boot (check, cases[],
 # problems[]: tests/boot/ktap-cases.sh, shared with the guest's checks). The
 # suite is parsed by kunit.py with KUnit's own and the guest's, into one
 # summary.
@@ -200,7 +200,7 @@ else
 	esac
 fi
 check "the guest reached the end of the workload"
-grep -q '^RSC: DONE' "$con" || problems+=("the guest did not reach the end of the workload")
+grep -q '^sched_rust: DONE' "$con" || problems+=("the guest did not reach the end of the workload")
 check "no splat in the kernel log"
 # Splats: warnings, BUGs (sleeping function called from invalid context
 # included), lockdep, sanitizers, RCU stalls, lockups, hung tasks, refcount
@@ -219,12 +219,12 @@ if grep -E "$splat" "$con" | grep -vE "$nodata" >/dev/null; then
 fi
 # The guest's own claims are checked in the guest (tests/boot/checks.sh,
 # below); their figures are in the report.
-shadow=$(sed -n 's/^RSC: shadow //p' "$con" | tail -n1)
-llc_check=$(sed -n 's/^RSC: llc_check //p' "$con" | tail -n1)
-llc_shadow=$(sed -n 's/^RSC: llc_shadow //p' "$con" | tail -n1)
-llc_choice=$(sed -n 's/^RSC: llc_choice //p' "$con" | tail -n1)
-tg_shadow=$(sed -n 's/^RSC: tg_shadow //p' "$con" | tail -n1)
-kmemleak=$(sed -n 's/^RSC: kmemleak //p' "$con" | tail -n1)
+shadow=$(sed -n 's/^sched_rust: shadow //p' "$con" | tail -n1)
+llc_check=$(sed -n 's/^sched_rust: llc_check //p' "$con" | tail -n1)
+llc_shadow=$(sed -n 's/^sched_rust: llc_shadow //p' "$con" | tail -n1)
+llc_choice=$(sed -n 's/^sched_rust: llc_choice //p' "$con" | tail -n1)
+tg_shadow=$(sed -n 's/^sched_rust: tg_shadow //p' "$con" | tail -n1)
+kmemleak=$(sed -n 's/^sched_rust: kmemleak //p' "$con" | tail -n1)
 
 # KUnit: the built-in suites ran at boot and printed KTAP on the console;
 # kunit.py parses it. The project's suites must all be there, each with
@@ -265,15 +265,15 @@ if [ "$mode" = test ] && cfg KUNIT; then
 	fi
 fi
 
-# The production kernel (rsc.mode=prod: make, make test's production
+# The production kernel (sched_rust.mode=prod: make, make test's production
 # phase): the shape the guest read from its /proc/config.gz is the build's.
 if [ "$mode" = prod ]; then
 	check "production shape: the configuration asked for, no debug files"
 	want_rust=$(sed -n 's/^CONFIG_SCHED_RUST_CFS=//p' "$B/.config")
 	want_debug=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_DEBUG=//p' "$B/.config")
-	shape=$(sed -n 's/^RSC: shape //p' "$con" | head -n1)
+	shape=$(sed -n 's/^sched_rust: shape //p' "$con" | head -n1)
 	if [ -z "$shape" ]; then
-		problems+=("production shape: no 'RSC: shape' line")
+		problems+=("production shape: no 'sched_rust: shape' line")
 	elif [ "$shape" != "rust_cfs=$want_rust debug=$want_debug inline=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_INLINE=//p' "$B/.config")" ]; then
 		problems+=("production shape: the guest's /proc/config.gz says '$shape', the build's .config differs")
 	fi
@@ -285,27 +285,27 @@ if { [ "$mode" = test ] || [ "$mode" = prod ]; } && cfg SCHED_CACHE; then
 		problems+=("no 'enabling cache aware scheduling' in the kernel log: the LLC piece is never called")
 fi
 # The guest's checks of its own workload (tests/boot/checks.sh): the KTAP
-# suite it printed after its workload, between "RSC: guest_checks" and
-# "RSC: guest_checks_end"; on a saved console (BOOT_CONSOLE), the same
+# suite it printed after its workload, between "sched_rust: guest_checks" and
+# "sched_rust: guest_checks_end"; on a saved console (BOOT_CONSOLE), the same
 # script run here on the console's lines and the build's .config, unless
 # BOOT_RECHECK=0 (the suite the guest printed, as in a boot). It must be
 # complete (as many results as its plan) and pass; it becomes the suite
-# rsc_guest of boot.ktap.
+# sched_rust_guest of boot.ktap.
 guest_ktap=$out/guest-checks.ktap
 figure() { sed -n "s/^# figure: $1//p" "$guest_ktap"; }
 if [ "$mode" != shell ]; then
 	check "the guest's checks: a complete KTAP suite"
 	if [ -n "${BOOT_CONSOLE:-}" ] && [ "${BOOT_RECHECK:-1}" != 0 ]; then
 		# The console's guest lines, where a kernel message cut one in
-		# two ("RSC: stress_tool cyclictest 0[  503.107054] smpboot: ..."
+		# two ("sched_rust: stress_tool cyclictest 0[  503.107054] smpboot: ..."
 		# and the rest of the guest's line on the next) joined again; the
 		# guest checked its own copy, which the console cannot cut.
 		awk -v ts='\\[ *[0-9]+\\.[0-9]+\\] ' '
-			/^RSC: / && match($0, ts) {
+			/^sched_rust: / && match($0, ts) {
 				head = substr($0, 1, RSTART - 1)
 				print substr($0, RSTART)
 				if ((getline nxt) > 0) {
-					if (nxt ~ "^" ts || nxt ~ /^RSC: /) { print head; print nxt }
+					if (nxt ~ "^" ts || nxt ~ /^sched_rust: /) { print head; print nxt }
 					else print head nxt
 				} else print head
 				next
@@ -315,9 +315,9 @@ if [ "$mode" != shell ]; then
 			bash "$TOP/tests/boot/checks.sh" "$mode" "$out/guest-lines.txt" "$B/.config" > "$guest_ktap"
 	else
 		sed "$untime" "$con" | awk '
-			/^RSC: guest_checks_end / { on = 0 }
+			/^sched_rust: guest_checks_end / { on = 0 }
 			on && /^(K?TAP version [0-9]+|1\.\.[0-9]+|(not )?ok [0-9]+ .*|# .*)$/ { print }
-			/^RSC: guest_checks / { on = 1 }' > "$guest_ktap"
+			/^sched_rust: guest_checks / { on = 1 }' > "$guest_ktap"
 	fi
 	gplan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$guest_ktap" | head -n1)
 	gres=$(grep -cE '^(not )?ok [0-9]+ ' "$guest_ktap")
@@ -333,7 +333,7 @@ if [ "$mode" != shell ]; then
 	[ "${gtot:-missing}" = "$gnot" ] ||
 		problems+=("the guest's checks: $gnot results not ok, its totals say fail:${gtot:-missing}")
 	if [ -z "${BOOT_CONSOLE:-}" ] || [ "${BOOT_RECHECK:-1}" = 0 ]; then
-		grc=$(sed -n 's/^RSC: guest_checks_end \([0-9]*\)$/\1/p' "$con" | tail -n1)
+		grc=$(sed -n 's/^sched_rust: guest_checks_end \([0-9]*\)$/\1/p' "$con" | tail -n1)
 		[ "$gnot" = 0 ] && [ "$grc" != 0 ] &&
 			problems+=("the guest's checks exited ${grc:-without a guest_checks_end line} with every result ok")
 		# The cases it chose (by the mode and the kernel's options): as
@@ -343,7 +343,7 @@ if [ "$mode" != shell ]; then
 		[ "${gplan:-0}" = "$hplan" ] ||
 			problems+=("the guest's checks: a plan of ${gplan:-none} cases, where this mode and the build's .config give $hplan")
 	fi
-	# Its failed cases fail the boot as cases of rsc_guest, not of rsc_boot.
+	# Its failed cases fail the boot as cases of sched_rust_guest, not of sched_rust_boot.
 	check ""
 	while IFS= read -r l; do
 		problems+=("guest check failed: ${l#not ok }")
@@ -354,24 +354,24 @@ if [ "$mode" != shell ]; then
 	done < <(awk '/^# figure: / { next } /^# / { d[++n] = substr($0, 3); next }
 		/^not ok / { for (i = 1; i <= n; i++) print d[i] } /^(not )?ok / { n = 0 }' "$guest_ktap" | grep -v '^Totals: ')
 fi
-# rsc.mode=weights (test_cpu's nested weight test, measured) and cpumax
+# sched_rust.mode=weights (test_cpu's nested weight test, measured) and cpumax
 # (test_cpucg_max and _nested): the share l0 / (l1 + l2) per side (1 is
 # fair), or per kind and side the test's verdict and usage over its
 # expectation and where the excess arose; with the paired Rust - C
 # differences, their t intervals and equivalence verdicts
 # (scripts/paired-report.py). The guest checked that every round reported.
-if [ "$mode" = weights ] && grep -q '^RSC: weights pairs ' "$con"; then
+if [ "$mode" = weights ] && grep -q '^sched_rust: weights pairs ' "$con"; then
 	check "weights: the paired report"
 	weights_report=$(/usr/bin/python3 "$TOP/scripts/paired-report.py" weights "$con") ||
 		problems+=("weights: scripts/paired-report.py failed")
 fi
-if [ "$mode" = cpumax ] && grep -q '^RSC: cpucg_max pairs ' "$con"; then
+if [ "$mode" = cpumax ] && grep -q '^sched_rust: cpucg_max pairs ' "$con"; then
 	check "cpumax: the paired report"
 	cpumax_mode_report=$(/usr/bin/python3 "$TOP/scripts/paired-report.py" cpumax "$con") ||
 		problems+=("cpumax: scripts/paired-report.py failed")
 fi
 check "workload report"
-rsc() { sed -n "s/^RSC: $1 //p" "$con" | head -n1; }
+guest_fact() { sed -n "s/^sched_rust: $1 //p" "$con" | head -n1; }
 # The report goes to report.txt beside the console, then to the terminal.
 exec 3>&1 > "$out/report.txt"
 report_end() {	# report_end <exit status>
@@ -381,46 +381,46 @@ report_end() {	# report_end <exit status>
 }
 echo
 echo "==== rust-sched-cfs boot report ($flavour kernel) ===="
-echo "kernel:      $(rsc kernel) (source: Debian linux-source-$KSERIES $(cat "$PRISTINE/.debian-version" 2>/dev/null || echo "from KSRC"))"
+echo "kernel:      $(guest_fact kernel) (source: Debian linux-source-$KSERIES $(cat "$PRISTINE/.debian-version" 2>/dev/null || echo "from KSRC"))"
 echo "toolchain:   $(rustc --version | cut -d' ' -f1-2), $(bindgen --version), $(clang$LLVM_SUFFIX --version | head -n1 | sed 's/ (.*//')"
 stall=$(sed -n 's/.*rcupdate.rcu_cpu_stall_timeout=\([0-9]*\).*/\1/p' <<< "$cmdline")
 hung=$(sed -n 's/.*hung_task_timeout_secs=\([0-9]*\).*/\1/p' <<< "$cmdline")
 echo "qemu:        $($QEMU --version | head -n1 | sed 's/ (.*//'), accel $ACCEL, -smp $SMP, RCU stall timeout ${stall:-21} s, hung task ${hung:-120} s"
-echo "topology:    $(rsc cpus) CPUs, $(rsc llc_count) LLCs ($(rsc llc)), llc_balancing/enabled=$(rsc llc_balancing_enabled)"
+echo "topology:    $(guest_fact cpus) CPUs, $(guest_fact llc_count) LLCs ($(guest_fact llc)), llc_balancing/enabled=$(guest_fact llc_balancing_enabled)"
 grep -q 'enabling cache aware scheduling' "$con" && echo "             cache-aware scheduling enabled (dmesg)"
 if cfg SCHED_RUST_CFS_DEBUG; then
 	echo "shape:       evaluation kernel (CONFIG_SCHED_RUST_CFS_DEBUG: C and Rust side by side, switched at run time)"
-	echo "pieces:      $(sed -n 's/^RSC: piece //p' "$con" | sort -u | tr '\n' ' ')"
+	echo "pieces:      $(sed -n 's/^sched_rust: piece //p' "$con" | sort -u | tr '\n' ' ')"
 elif cfg SCHED_RUST_CFS; then
 	echo "shape:       production kernel (CONFIG_SCHED_RUST_CFS=y without the debug option: every piece on Rust$(cfg SCHED_RUST_CFS_INLINE && echo ', inlined into fair.c'))"
 else
 	echo "shape:       production kernel without the Rust pieces (CONFIG_SCHED_RUST_CFS unset: fair.c's C)"
 fi
-[ "$mode" = prod ] && echo "             guest: $(rsc shape); sched/preempt: $(rsc preempt)"
+[ "$mode" = prod ] && echo "             guest: $(guest_fact shape); sched/preempt: $(guest_fact preempt)"
 [ "$mode" = test ] || [ "$mode" = prod ] &&
-	echo "workload:    $(rsc cgroups | sed 's/leaves/groups,/') leaves, $(rsc tasks) tasks; teardown: $(grep -q '^RSC: teardown done' "$con" && echo ok || echo missing)"
-sed -n 's/^RSC: stat /             /p' "$con"
+	echo "workload:    $(guest_fact cgroups | sed 's/leaves/groups,/') leaves, $(guest_fact tasks) tasks; teardown: $(grep -q '^sched_rust: teardown done' "$con" && echo ok || echo missing)"
+sed -n 's/^sched_rust: stat /             /p' "$con"
 # print_task() (sched/debug) read under the workload with the pick on Rust
 # (the test workload's cgroup phase; make bench-latency builds the tree without it).
-if [ "$mode" = prod ] && grep -q '^RSC: cgroups ' "$con"; then
-	echo "             sched/debug under load: $(rsc sched_debug)"
-	sed -n 's/^RSC: hotplug /             CPU hotplug under hackbench: /p' "$con"
-	sed -n 's/^RSC: llc_run prod /             LLC workload: /p' "$con"
-	sed -n 's/^RSC: stress_suite prod /             selftest /p' "$con"
+if [ "$mode" = prod ] && grep -q '^sched_rust: cgroups ' "$con"; then
+	echo "             sched/debug under load: $(guest_fact sched_debug)"
+	sed -n 's/^sched_rust: hotplug /             CPU hotplug under hackbench: /p' "$con"
+	sed -n 's/^sched_rust: llc_run prod /             LLC workload: /p' "$con"
+	sed -n 's/^sched_rust: stress_suite prod /             selftest /p' "$con"
 fi
-if [ "$mode" = test ] && grep -q '^RSC: cgroups ' "$con"; then
-	sdbg=$(rsc sched_debug)
+if [ "$mode" = test ] && grep -q '^sched_rust: cgroups ' "$con"; then
+	sdbg=$(guest_fact sched_debug)
 	echo "             sched/debug under load: ${sdbg:-missing}"
 fi
-sed -n 's/^RSC: churn /             churn /p' "$con"
-pc=$(sed -n 's/^RSC: percpu_kb //p' "$con")
+sed -n 's/^sched_rust: churn /             churn /p' "$con"
+pc=$(sed -n 's/^sched_rust: percpu_kb //p' "$con")
 [ -n "$pc" ] && echo "             Percpu (kB): $pc"
-sed -n 's/^RSC: llc \(rust\|c\) /             LLC aggregation on \1: /p' "$con"
-llc_after=$(sed -n 's/^RSC: llc_counters_after //p' "$con")
+sed -n 's/^sched_rust: llc \(rust\|c\) /             LLC aggregation on \1: /p' "$con"
+llc_after=$(sed -n 's/^sched_rust: llc_counters_after //p' "$con")
 [ -n "$llc_after" ] && echo "             LLC counters after the workloads (sum over CPUs): $llc_after"
 # test_cpu on each side: "ok/not ok N name" per implementation.
-if grep -q '^RSC: cgsel ' "$con"; then
-	cgsel=$(sed -n 's/^RSC: cgsel //p' "$con" | awk '
+if grep -q '^sched_rust: cgsel ' "$con"; then
+	cgsel=$(sed -n 's/^sched_rust: cgsel //p' "$con" | awk '
 		{ impl = $1; name = $NF; pass[impl, name] += ($2 == "ok"); runs[impl, name]++; names[name] = 1 }
 		END {
 			for (n in names) {
@@ -436,12 +436,12 @@ if grep -q '^RSC: cgsel ' "$con"; then
 	echo "             test_cpu (kernel selftest):"
 	printf '%s\n' "$cgsel" | sed 's/^/               /'
 fi
-sed -n 's/^RSC: run /             /p' "$con"
+sed -n 's/^sched_rust: run /             /p' "$con"
 figure 'cpu.max 20%: ' | sed 's/^/             cpu.max 20%: /'
 [ -n "${weights_report:-}" ] && printf '%s\n' "$weights_report" | sed '1s/^/weights:     /; 2,$s/^/             /'
 [ -n "${cpumax_mode_report:-}" ] && printf '%s\n' "$cpumax_mode_report" | sed '1s/^/cpucg_max:   /; 2,$s/^/             /'
 # Route shares of the picks, per implementation (the state decides the route).
-sed -n 's/^RSC: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '
+sed -n 's/^sched_rust: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '
 	NF == 0 { next }
 	$1 == "c" || $1 == "rust" { impl = $1; next }
 	name == "" { name = $1; next }
@@ -456,12 +456,12 @@ sed -n 's/^RSC: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '
 			print "             " line
 		}
 	}'
-if grep -q '^RSC: stress start' "$con"; then
-	echo "stress:      $(sed -n 's/^RSC: stress start //p' "$con"), ended at guest uptime $(sed -n 's/^RSC: stress done uptime //p' "$con") s"
-	echo "             operations: $(sed -n 's/^RSC: stress_ops //p' "$con" | awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }')"
-	echo "             tools: $(sed -n 's/^RSC: stress_tool //p' "$con" | awk '{ n[$1]++; bad[$1] += ($2 + 0 != 0) } END { for (t in n) printf "%s x%d (%d failed) ", t, n[t], bad[t] }')"
-	sed -n 's/^RSC: stress_failnth /             fail-nth mkdir on /p' "$con"
-	sed -n 's/^RSC: stress_picks /             picks during the stress: /p' "$con"
+if grep -q '^sched_rust: stress start' "$con"; then
+	echo "stress:      $(sed -n 's/^sched_rust: stress start //p' "$con"), ended at guest uptime $(sed -n 's/^sched_rust: stress done uptime //p' "$con") s"
+	echo "             operations: $(sed -n 's/^sched_rust: stress_ops //p' "$con" | awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }')"
+	echo "             tools: $(sed -n 's/^sched_rust: stress_tool //p' "$con" | awk '{ n[$1]++; bad[$1] += ($2 + 0 != 0) } END { for (t in n) printf "%s x%d (%d failed) ", t, n[t], bad[t] }')"
+	sed -n 's/^sched_rust: stress_failnth /             fail-nth mkdir on /p' "$con"
+	sed -n 's/^sched_rust: stress_picks /             picks during the stress: /p' "$con"
 	figure 'stress: ' | sed 's/^/             /'
 fi
 [ -n "$shadow" ] && echo "shadow:      $(echo "$shadow" | awk '{ printf "on=%s, %s picks and eligibility tests cross-checked, %s divergences", $1, $2, $3 }')"
@@ -481,7 +481,7 @@ ktap_suite() {
 	(
 		. "$WORK/tools/testing/selftests/kselftest/ktap_helpers.sh"
 		ktap_print_header
-		echo "# Subtest: rsc_boot"
+		echo "# Subtest: sched_rust_boot"
 		ktap_set_plan ${#cases[@]}
 		ktap_cases
 		ktap_print_totals
@@ -491,7 +491,7 @@ if [ "$mode" = test ] && cfg KUNIT && grep -q 'KTAP version' "$con"; then
 	ktap_suite > "$out/boot-checks.ktap"
 	# KUnit's KTAP without printk's timestamps, from its header to the
 	# result of its last top-level test, with two more tests in its plan:
-	# the host's checks (rsc_boot) and the guest's (rsc_guest).
+	# the host's checks (sched_rust_boot) and the guest's (sched_rust_guest).
 	sed "$untime" "$con" | awk -v suite="$out/boot-checks.ktap" -v guest="$guest_ktap" -v nfail="$(grep -c '^not ok' "$out/boot-checks.ktap")" '
 		!on && /^KTAP version 1$/ { on = 1; print; next }
 		on && !plan && /^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; print "1.." plan + 2; next }
@@ -501,14 +501,14 @@ if [ "$mode" = test ] && cfg KUNIT && grep -q 'KTAP version' "$con"; then
 		END {
 			if (!done) exit 1
 			while ((getline l < suite) > 0) print "    " l
-			print (nfail ? "not ok " : "ok ") plan + 1 " rsc_boot"
+			print (nfail ? "not ok " : "ok ") plan + 1 " sched_rust_boot"
 			# The guest suite, its header followed by its name.
 			while ((getline l < guest) > 0) {
 				print "    " l
-				if (!named) { print "    # Subtest: rsc_guest"; named = 1 }
+				if (!named) { print "    # Subtest: sched_rust_guest"; named = 1 }
 				if (l ~ /^not ok /) gfail = 1
 			}
-			print (gfail || !named ? "not ok " : "ok ") plan + 2 " rsc_guest"
+			print (gfail || !named ? "not ok " : "ok ") plan + 2 " sched_rust_guest"
 		}' > "$out/boot.ktap" || problems+=("KUnit: no complete KTAP run of the built-in suites on the console")
 	if [ -s "$out/boot.ktap" ]; then
 		(cd "$WORK" && python3 tools/testing/kunit/kunit.py parse "$out/boot.ktap") 2>&1 |
@@ -517,8 +517,8 @@ if [ "$mode" = test ] && cfg KUNIT && grep -q 'KTAP version' "$con"; then
 		[ -n "$kunit_summary" ] || problems+=("KUnit: kunit.py printed no totals for the suites and the boot checks ($out/kunit-all.txt)")
 	fi
 fi
-[ "$mode" = test ] && echo "kunit:       ${kunit_summary:-no KTAP output} (KUnit suites, the ${#cases[@]} host checks of rsc_boot and the ${gplan:-0} guest checks of rsc_guest)"
-echo "boot:        guest uptime at end $(rsc uptime) s, wall ${wall}s"
+[ "$mode" = test ] && echo "kunit:       ${kunit_summary:-no KTAP output} (KUnit suites, the ${#cases[@]} host checks of sched_rust_boot and the ${gplan:-0} guest checks of sched_rust_guest)"
+echo "boot:        guest uptime at end $(guest_fact uptime) s, wall ${wall}s"
 if [ ${#problems[@]} -gt 0 ]; then
 	echo "result:      FAIL"
 	printf '  %s\n' "${problems[@]}"

@@ -43,7 +43,7 @@ nm --defined-only "$F" | grep ' pick_task_fair$' >/dev/null ||
 
 # 1. No evaluation code.
 twins='vruntime_eligible|pick_eevdf|alloc_fair_sched_group|free_fair_sched_group|init_tg_cfs_entry|pref_llc_running_(inc|dec)|account_llc_(en|de)queue|__update_mm_sched|fraction_mm_sched|update_avg_scale'
-bad=$(nm "$F" | grep -E " ((${twins})_c|(${twins})_debug|sched_rust_[a-z_]*_key|sched_rust_cfs_parse|sched_rust_test_calls|sched_rust_pick_stats|sched_rust_shadow_[a-z]*|sched_rust_llc_(checks|violations)|kunit_[a-z_]*)\$" || true)
+bad=$(nm "$F" | grep -E " ((${twins})_c|(${twins})_debug|sched_rust_[a-z_]*_key|sched_rust_parse|sched_rust_test_calls|sched_rust_pick_stats|sched_rust_shadow_[a-z]*|sched_rust_llc_(checks|violations)|kunit_[a-z_]*)\$" || true)
 [ -z "$bad" ] || { echo "$bad"; fail "$flavour: ${F#$B/} has C twins or refers to the runtime switch or KUnit"; }
 [ -f "$B/kernel/sched/rust/debug/switch.o" ] &&
 	fail "$flavour: the runtime switch (kernel/sched/rust/debug/switch.o) is built without CONFIG_SCHED_RUST_CFS_DEBUG"

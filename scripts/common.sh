@@ -163,3 +163,17 @@ kmake() {
 	[ "$KARCH" = x86_64 ] || arch=ARCH=$KARCH
 	make -C "$WORK" LLVM=$LLVM_SUFFIX $arch CC="$cc" HOSTCC="$cc" "$@"
 }
+
+# um_int128_kconfig <tree> <copy>: write <copy>/arch/x86/um/Kconfig from
+# <tree>'s with UML's X86_64 selecting ARCH_SUPPORTS_INT128 as arch/x86's
+# does (under the same condition), so that C and Rust take the 128-bit
+# product of x86_64 and arm64, not check_mul_overflow(); <copy> is a
+# hard-linked copy of <tree> (the file is replaced, not written through).
+um_int128_kconfig() {
+	rm -f "$2/arch/x86/um/Kconfig"
+	awk '{ print } /^config X86_64$/ { print "\tselect ARCH_SUPPORTS_INT128 if CC_HAS_INT128" }' \
+		"$1/arch/x86/um/Kconfig" > "$2/arch/x86/um/Kconfig"
+	touch -r "$1/arch/x86/um/Kconfig" "$2/arch/x86/um/Kconfig"
+	! cmp -s "$1/arch/x86/um/Kconfig" "$2/arch/x86/um/Kconfig" ||
+		die "arch/x86/um/Kconfig: no 'config X86_64' to select ARCH_SUPPORTS_INT128 under"
+}

@@ -55,12 +55,7 @@ if [ "${KUNIT_ARCH:-x86_64}" = um ]; then
 		T=$CACHE/src/um-int128-work
 		rm -rf "$T"
 		cp -al "$WORK" "$T"
-		rm -f "$T/arch/x86/um/Kconfig"
-		awk '{ print } /^config X86_64$/ { print "\tselect ARCH_SUPPORTS_INT128 if CC_HAS_INT128" }' \
-			"$WORK/arch/x86/um/Kconfig" > "$T/arch/x86/um/Kconfig"
-		touch -r "$WORK/arch/x86/um/Kconfig" "$T/arch/x86/um/Kconfig"
-		! cmp -s "$WORK/arch/x86/um/Kconfig" "$T/arch/x86/um/Kconfig" ||
-			die "arch/x86/um/Kconfig: no 'config X86_64' to select ARCH_SUPPORTS_INT128 under"
+		um_int128_kconfig "$WORK" "$T"
 		cd "$T" || exit 2
 		bdir=$CACHE/build-kunit-um-int128
 		log "UML with ARCH_SUPPORTS_INT128 (tree $T, build $bdir)"

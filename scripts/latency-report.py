@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """make bench-latency's verdict, from the console of its boot (tests/boot/init,
-rsc.mode=latency).
+sched_rust.mode=latency).
 
 Usage: latency-report.py <console.log> <pairs> <cc_pairs>
 
-Every round printed "RSC: lat <pair|cc> <i> <rust|c|c2> low_ms X other_ms Y
+Every round printed "sched_rust: lat <pair|cc> <i> <rust|c|c2> low_ms X other_ms Y
 over1s A over5s B open N open_unknown U tasks T clocks K spawn P start S end E":
 the largest wait
 of a task of the lowest-weight leaf (low_ms) and of the other tasks
@@ -68,15 +68,15 @@ def main():
     tasks_expected = None
     for line in text.splitlines():
         line = re.sub(r"^\[ *[0-9.]+\] ", "", line.strip("\r"))
-        m = re.match(r"RSC: latency pairs (\d+) cc_pairs (\d+) round_seconds (\d+) low_leaf (\S+)", line)
+        m = re.match(r"sched_rust: latency pairs (\d+) cc_pairs (\d+) round_seconds (\d+) low_leaf (\S+)", line)
         if m:
             print(f"latency: {m.group(1)} pairs, {m.group(2)} C/C pairs, {m.group(3)} s per round, "
                   f"lowest-weight leaf {m.group(4)}")
             continue
-        m = re.match(r"RSC: cgroups \d+ leaves (\d+)", line)
+        m = re.match(r"sched_rust: cgroups \d+ leaves (\d+)", line)
         if m:
             tasks_expected = 2 * int(m.group(1))
-        if not line.startswith("RSC: lat "):
+        if not line.startswith("sched_rust: lat "):
             continue
         f = line.split()
         kind, idx, side = f[2], int(f[3]), f[4]
@@ -153,8 +153,8 @@ def main():
               f"over 5 s: {int(sum(r['over5s'] for r in rs))}; open waits read "
               f"{int(sum(r['open'] for r in rs))}, unknown (migrated while waiting) "
               f"{int(sum(r['open_unknown'] for r in rs))}")
-    for line in re.findall(r"RSC: lat_evidence .*", text):
-        print("  " + line[len("RSC: "):])
+    for line in re.findall(r"sched_rust: lat_evidence .*", text):
+        print("  " + line[len("sched_rust: "):])
 
     print(f"\nRCU stalls (timeout {STALL_TIMEOUT:.0f} s): {len(stalls)}")
     for t in stalls:

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench-latency: does any task wait longer for a CPU with the pieces on Rust?
-# One boot of the test kernel (rsc.mode=latency of tests/boot/init): the
+# One boot of the test kernel (sched_rust.mode=latency of tests/boot/init): the
 # cgroup workload's tree (85 groups, 128 tasks on 4 CPUs, g1 limited by
 # cpu.max) with fresh tasks every round, LATENCY_PAIRS pairs of rounds
 # (20), one round per side in a random order, then LATENCY_CC_PAIRS pairs
@@ -30,13 +30,13 @@ out=$(bootdir "$BOOT_NAME")
 # other jobs on the host); the boot itself ~20 s.
 export BOOT_TIMEOUT=${BOOT_TIMEOUT:-$(( (2 * pairs + 2 * cc) * (secs + 60) + 600 ))}
 rc=0
-"$TOP/scripts/boot.sh" "$flavour" rsc.mode=latency rsc.pairs="$pairs" rsc.cc_pairs="$cc" \
-	rsc.round_seconds="$secs" kunit.enable=0 rcupdate.rcu_cpu_stall_timeout=21 || rc=$?
+"$TOP/scripts/boot.sh" "$flavour" sched_rust.mode=latency sched_rust.pairs="$pairs" sched_rust.cc_pairs="$cc" \
+	sched_rust.round_seconds="$secs" kunit.enable=0 rcupdate.rcu_cpu_stall_timeout=21 || rc=$?
 # The boot's own checks (QEMU, the end of the workload, splats other than
 # RCU stalls, guest failures) decide first; then the comparison.
 [ $rc = 0 ] || exit $rc
 {
-	echo "kernel: $flavour, $(sed -n 's/^RSC: kernel //p' "$out/console.log" | head -n1), built from $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo "a tree outside git")"
+	echo "kernel: $flavour, $(sed -n 's/^sched_rust: kernel //p' "$out/console.log" | head -n1), built from $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo "a tree outside git")"
 	echo "host: $(nproc) CPUs, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 	/usr/bin/python3 "$TOP/scripts/latency-report.py" "$out/console.log" "$pairs" "$cc"
 } | tee "$out/latency.txt"

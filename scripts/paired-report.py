@@ -5,12 +5,12 @@ them in its report), from the console of their boot.
 
 Usage: paired-report.py weights|cpumax <console.log>
 
-weights: every round printed "RSC: weights <c|rust> <pair> usage <l0> <l1>
+weights: every round printed "sched_rust: weights <c|rust> <pair> usage <l0> <l1>
 <l2> ..."; per side the share l0 / (l1 + l2) (1 is fair; test_cpu accepts
 0.7391-1.3529), then the paired difference Rust - C with its 95 % t
 interval and the equivalence test at stats.MARGIN["weights"].
 
-cpumax: every round printed "RSC: cpucg_max <c|rust> <pair> kind <k> key
+cpumax: every round printed "sched_rust: cpucg_max <c|rust> <pair> kind <k> key
 value ..."; per kind and side the test's verdict (usage within 10 % of the
 sum of usage and expected), usage over the expectation (the quota of every
 period of the sleep) and where the excess arose: by the end of the sleep,
@@ -53,7 +53,7 @@ def sd(v):
 
 def weights(text):
     share = {}
-    for m in re.finditer(r"^RSC: weights (c|rust) (\d+) usage (\d+) (\d+) (\d+)", text, re.M):
+    for m in re.finditer(r"^sched_rust: weights (c|rust) (\d+) usage (\d+) (\d+) (\d+)", text, re.M):
         l0, l1, l2 = (int(m.group(i)) for i in (3, 4, 5))
         share.setdefault(m.group(1), {})[int(m.group(2))] = l0 / (l1 + l2)
     out = []
@@ -72,7 +72,7 @@ def cpumax(text):
     rows = {}    # (kind, side) -> list of figures per round
     ratio = {}   # kind -> side -> pair -> usage / expected
     for line in text.splitlines():
-        if not re.match(r"RSC: cpucg_max (c|rust) \d+ kind ", line):
+        if not re.match(r"sched_rust: cpucg_max (c|rust) \d+ kind ", line):
             continue
         f = line.split()
         side, pair = f[2], int(f[3])

@@ -2,7 +2,7 @@
 """The output of the per-call plugin (evaluation/bench/percall.c) as
 scripts/bench-report.py and scripts/bench-scale-report.py read it.
 
-A run of the guest is announced on the console ("RSC: pcrun <side>
+A run of the guest is announced on the console ("sched_rust: pcrun <side>
 <workload>") and is one segment of the plugin's records; the last run, "end
 end", and what follows it are not measured. percall.log has one summary line
 per segment and piece (the calls left out: lost and disturbed), raw/ every
@@ -38,10 +38,10 @@ def load(raw_dir, console, log, pieces, ordered=None):
     why nothing was loaded (None if it was). With `ordered` (a dict), it also
     gets, per (piece, workload, side) of a pair_ piece, its calls in the order
     they ended, a disturbed one as None."""
-    runs = [l.split()[2:4] for l in console.splitlines() if l.startswith("RSC: pcrun ")]
+    runs = [l.split()[2:4] for l in console.splitlines() if l.startswith("sched_rust: pcrun ")]
     segs = re.search(r"^percall_segments (\d+)", log, re.M)
     if not runs or runs[-1] != ["end", "end"]:
-        return runs, {}, {}, "no complete per-call run (no 'RSC: pcrun end end' on the console)"
+        return runs, {}, {}, "no complete per-call run (no 'sched_rust: pcrun end end' on the console)"
     if not segs or int(segs.group(1)) != len(runs) + 1:
         return runs, {}, {}, (f"the percall plugin saw {segs.group(1) if segs else 'no'} segments, "
                               f"expected {len(runs) + 1} (one per run and the boot)")

@@ -41,14 +41,14 @@ build-prod|build-bench|build-size)
 	stage "build ${job#build-} kernel" "$S/build.sh" "${job#build-}"
 	;;
 main)
-	# The kernel users run, booted with the workloads (rsc.mode=prod).
+	# The kernel users run, booted with the workloads (sched_rust.mode=prod).
 	a=
 	[ "$KARCH" = x86_64 ] || a="$KARCH "
 	stage "build ${a}production kernel" "$S/build.sh" prod
 	stage "check inlining" "$S/check-inline.sh" prod
 	stage "check fair.o's instrumentation" python3 "$S/check-instr.py" "$(bdir prod)" prod
 	stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" prod
-	stage "boot ${a}production kernel" "$S/boot.sh" prod rsc.mode=prod
+	stage "boot ${a}production kernel" "$S/boot.sh" prod sched_rust.mode=prod
 	;;
 check-inline)
 	stage "build production kernel" "$S/build.sh" prod
@@ -69,7 +69,7 @@ test)
 	stage "build ${a}production kernel" "$S/build.sh" prod
 	stage "check fair.o's instrumentation" python3 "$S/check-instr.py" "$(bdir prod)" prod
 	stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" prod
-	stage "boot ${a}production kernel (short)" "$S/boot.sh" prod rsc.mode=prod rsc.short=1
+	stage "boot ${a}production kernel (short)" "$S/boot.sh" prod sched_rust.mode=prod sched_rust.short=1
 	[ $trc = 0 ] || { log "the test kernel's boot failed (exit $trc; its report is above)"; exit $trc; }
 	;;
 stress)
@@ -96,7 +96,7 @@ stress)
 	export SMP=${SMP:-8,sockets=2,cores=4,threads=1} BOOT_NAME
 	export BOOT_TIMEOUT=${BOOT_TIMEOUT:-4000}
 	stage "stress the ${a}$sf kernel for ${secs}s of guest time" "$S/boot.sh" $sf \
-		rsc.mode=stress rsc.stress_seconds="$secs" kunit.enable=0
+		sched_rust.mode=stress sched_rust.stress_seconds="$secs" kunit.enable=0
 	;;
 latency)
 	stage "build test kernel" "$S/build.sh" test
@@ -109,7 +109,7 @@ weights)
 	stage "build test kernel" "$S/build.sh" test
 	export BOOT_NAME=weights
 	stage "CPU shares of nested groups, C against Rust" "$S/boot.sh" test \
-		rsc.mode=weights rsc.pairs="${WEIGHTS_PAIRS:-12}" kunit.enable=0
+		sched_rust.mode=weights sched_rust.pairs="${WEIGHTS_PAIRS:-12}" kunit.enable=0
 	;;
 cpumax)
 	# test_cpu's cpu.max tests measured (tests/boot/init, cpumax): the
@@ -118,7 +118,7 @@ cpumax)
 	stage "build test kernel" "$S/build.sh" test
 	export BOOT_NAME=cpumax
 	stage "test_cpu's cpu.max tests timed, C against Rust" "$S/boot.sh" test \
-		rsc.mode=cpumax rsc.pairs="${CPUMAX_PAIRS:-20}" kunit.enable=0
+		sched_rust.mode=cpumax sched_rust.pairs="${CPUMAX_PAIRS:-20}" kunit.enable=0
 	;;
 test-kasan)
 	stage "build test kernel with KASAN and kmemleak" "$S/build.sh" test-kasan

@@ -5,10 +5,10 @@
 # kselftest KTAP helpers): every claim the workload of tests/boot/init makes
 # must be in its lines, not only free of failures.
 #   checks.sh <mode> <lines> <kernel .config>
-# <lines>: the "RSC: " lines the guest printed (the guest's own copy, or a
+# <lines>: the "sched_rust: " lines the guest printed (the guest's own copy, or a
 # console: other lines are ignored). The guest runs it at the end of its
 # workload, on the lines it printed and /proc/config.gz, and prints the
-# suite on the console; scripts/boot.sh turns it into the rsc_guest suite of
+# suite on the console; scripts/boot.sh turns it into the sched_rust_guest suite of
 # the boot's KTAP, and runs it itself on a saved console (BOOT_CONSOLE: the
 # checks again without booting). Environment: KTAP_HELPERS (the helpers'
 # path: the guest's /kselftest/kselftest/ktap_helpers.sh by default), the
@@ -30,7 +30,7 @@ figures=()
 . "$(dirname "$0")/ktap-cases.sh"
 need() {	# need <what> <grep -E pattern> [min count]: its own case
 	local n
-	n=$(grep -cE "^RSC: ($2)" "$con")
+	n=$(grep -cE "^sched_rust: ($2)" "$con")
 	if [ "$n" -ge "${3:-1}" ]; then
 		cases+=("ok	console has: $1")
 	else
@@ -39,7 +39,7 @@ need() {	# need <what> <grep -E pattern> [min count]: its own case
 		_np=$((_np + 1))
 	fi
 }
-sget() { sed -n "s/^RSC: $1 //p" "$con"; }
+sget() { sed -n "s/^sched_rust: $1 //p" "$con"; }
 
 # Every case below that depends on the kernel's options reads them here:
 # without them those cases would not run, and pass by their absence.
@@ -61,7 +61,7 @@ if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW; then
 	check "shadow check: C and Rust agree on every pick"
 	read -r s_on s_checks s_div <<< "${shadow:-missing 0 0}"
 	if [ -z "$shadow" ]; then
-		problems+=("shadow check: no 'RSC: shadow' line")
+		problems+=("shadow check: no 'sched_rust: shadow' line")
 	elif [ "$s_on" != 1 ]; then
 		problems+=("shadow check: switched off (on=$s_on)")
 	elif [ "$s_checks" -lt "$SHADOW_MIN" ]; then
@@ -71,7 +71,7 @@ if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW; then
 	check "LLC counter check: no violation"
 	read -r l_on l_checks l_viol <<< "${llc_check:-missing 0 0}"
 	if [ -z "$llc_check" ]; then
-		problems+=("LLC counter check: no 'RSC: llc_check' line")
+		problems+=("LLC counter check: no 'sched_rust: llc_check' line")
 	elif [ "$l_on" != 1 ]; then
 		problems+=("LLC counter check: switched off (on=$l_on)")
 	elif [ "$l_checks" -lt "$LLC_CHECK_MIN" ]; then
@@ -91,7 +91,7 @@ llc_shadow=$(sget llc_shadow | tail -n1)
 if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW && cfg SCHED_CACHE; then
 	check "LLC shadow check: C and Rust compute the same LLC state"
 	if [ -z "$llc_shadow" ]; then
-		problems+=("LLC shadow check: no 'RSC: llc_shadow' line")
+		problems+=("LLC shadow check: no 'sched_rust: llc_shadow' line")
 	else
 		read -r ls_on ls_div _ <<< "$llc_shadow"
 		[ "$ls_on" = 1 ] || problems+=("LLC shadow check: switched off (on=$ls_on)")
@@ -114,7 +114,7 @@ if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW && cfg SCHED_CACHE; then
 	check "preferred-LLC choice: task_cache_work() chooses as its specification"
 	read -r lc_on lc_checks lc_moves lc_div _ <<< "${llc_choice:-missing 0 0 0 0}"
 	if [ -z "$llc_choice" ]; then
-		problems+=("preferred-LLC choice: no 'RSC: llc_choice' line")
+		problems+=("preferred-LLC choice: no 'sched_rust: llc_choice' line")
 	elif [ "$lc_on" != 1 ]; then
 		problems+=("preferred-LLC choice: switched off (on=$lc_on)")
 	else
@@ -132,7 +132,7 @@ if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW && cfg FAIR_GROUP_SCHED; then
 	check "group state shadow check: C and Rust make the same state"
 	read -r ts_on ts_div _ _ ts_c _ ts_rust <<< "${tg_shadow:-missing 0 0 c 0 rust 0}"
 	if [ -z "$tg_shadow" ]; then
-		problems+=("group state shadow check: no 'RSC: tg_shadow' line")
+		problems+=("group state shadow check: no 'sched_rust: tg_shadow' line")
 	elif [ "$ts_on" != 1 ]; then
 		problems+=("group state shadow check: switched off (on=$ts_on)")
 	else
@@ -148,10 +148,10 @@ kmemleak=$(sget kmemleak | tail -n1)
 if cfg DEBUG_KMEMLEAK || [ -n "$kmemleak" ]; then
 	check "kmemleak: no leak through this project's code"
 	if [ "$mode" = test ] && [ -z "$kmemleak" ]; then
-		problems+=("kmemleak: the kernel has it, but no 'RSC: kmemleak' line (the scan did not run)")
+		problems+=("kmemleak: the kernel has it, but no 'sched_rust: kmemleak' line (the scan did not run)")
 	fi
 	if [ -n "$kmemleak" ] && [ "$(awk '{ print $4 }' <<< "$kmemleak")" != 0 ]; then
-		problems+=("kmemleak: $(awk '{ print $4 }' <<< "$kmemleak") unreferenced objects allocated through this project's code (RSC: kmemleak_report lines in the console)")
+		problems+=("kmemleak: $(awk '{ print $4 }' <<< "$kmemleak") unreferenced objects allocated through this project's code (sched_rust: kmemleak_report lines in the console)")
 	fi
 fi
 
@@ -163,7 +163,7 @@ cpumax_check() {	# cpumax_check <suffix>...: '' the Rust (or only) side, _c C's
 	for sfx in "$@"; do
 		cm=$(sget "cpumax$sfx g1" | head -n1)
 		if [ -z "$cm" ]; then
-			problems+=("cpu.max: no 'RSC: cpumax$sfx' line")
+			problems+=("cpu.max: no 'sched_rust: cpumax$sfx' line")
 			continue
 		fi
 		verdict=$(awk '{
@@ -188,7 +188,7 @@ cpumax_check() {	# cpumax_check <suffix>...: '' the Rust (or only) side, _c C's
 		esac
 	done
 }
-# The production kernel (rsc.mode=prod: make, make test's production
+# The production kernel (sched_rust.mode=prod: make, make test's production
 # phase): everything its workloads claim (scripts/boot.sh checks its shape
 # against the build's .config).
 if [ "$mode" = prod ]; then
@@ -221,7 +221,7 @@ if [ "$mode" = prod ]; then
 	nllc=$(sget llc_count | head -n1)
 	[ "${nllc:-0}" -ge 2 ] || problems+=("topology: ${nllc:-no} LLCs, the LLC piece needs at least 2")
 fi
-# The test workload (rsc.mode=test).
+# The test workload (sched_rust.mode=test).
 if [ "$mode" = test ]; then
 	check ""
 	need "three pieces with a switch file at boot" "piece (tg_state|pick|llc) rust$" 3
@@ -293,8 +293,8 @@ fi
 # selftest must pass on both sides.
 if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJECTION; }; then
 	check "stress phase: every operation, tool and selftest"
-	if ! grep -q '^RSC: stress done' "$con"; then
-		problems+=("stress: the phase did not complete (no 'RSC: stress done')")
+	if ! grep -q '^sched_rust: stress done' "$con"; then
+		problems+=("stress: the phase did not complete (no 'sched_rust: stress done')")
 	fi
 	# A production kernel has one side and no runtime switch to flip.
 	sides="rust c"
@@ -386,7 +386,7 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 		# is a suite that did not run (as when the runner could not
 		# write its output), not a failure both sides share.
 		if [ -z "$(sget "stress_suite_case rust $t")$(sget "stress_suite_case c $t")" ] &&
-			! grep -qE "^RSC: stress_suite (rust|c) $t rc [0-9]+ ok [1-9]" "$con"; then
+			! grep -qE "^sched_rust: stress_suite (rust|c) $t rc [0-9]+ ok [1-9]" "$con"; then
 			problems+=("stress: selftest $t failed (rc $rrc) without a single case or failure line: it did not run")
 			continue
 		fi
@@ -427,7 +427,7 @@ fi
 check "selftests: as many cases as their plans"
 while read -r l; do
 	problems+=("selftest output incomplete: $l")
-done < <(sed -nE 's/^RSC: (cgsel_exit|stress_suite) /\1 /p' "$con" | awk '{
+done < <(sed -nE 's/^sched_rust: (cgsel_exit|stress_suite) /\1 /p' "$con" | awk '{
 	for (i = 1; i < NF; i++) v[$i] = $(i + 1)
 	if ($1 == "cgsel_exit" && !("plan" in v))
 		print $0 " (no plan: test_cpu always prints one)"
@@ -437,28 +437,28 @@ done < <(sed -nE 's/^RSC: (cgsel_exit|stress_suite) /\1 /p' "$con" | awk '{
 	}
 	split("", v)
 }')
-# rsc.mode=weights and cpumax (test_cpu's tests, measured): every round
+# sched_rust.mode=weights and cpumax (test_cpu's tests, measured): every round
 # reported, as many rounds as pairs x sides (x kinds); scripts/boot.sh
 # reports the figures.
 if [ "$mode" = weights ]; then
 	check "weights: every round measured"
-	read -r pairs nsides <<< "$(sed -n 's/^RSC: weights pairs \([0-9]*\) sides \(.*\) round_seconds.*/\1 \2/p' "$con" | awk '{ print $1, NF - 1 }')"
+	read -r pairs nsides <<< "$(sed -n 's/^sched_rust: weights pairs \([0-9]*\) sides \(.*\) round_seconds.*/\1 \2/p' "$con" | awk '{ print $1, NF - 1 }')"
 	if [ -z "$pairs" ]; then
-		problems+=("weights: no 'RSC: weights pairs' line: the experiment did not start")
+		problems+=("weights: no 'sched_rust: weights pairs' line: the experiment did not start")
 	else
 		want=$((pairs * nsides))
-		got=$(grep -cE '^RSC: weights (c|rust) [0-9]+ usage [0-9]+ [0-9]+ [0-9]+ [0-9]+$' "$con")
+		got=$(grep -cE '^sched_rust: weights (c|rust) [0-9]+ usage [0-9]+ [0-9]+ [0-9]+ [0-9]+$' "$con")
 		[ "$got" = "$want" ] || problems+=("weights: $got rounds measured of $want")
 	fi
 fi
 if [ "$mode" = cpumax ]; then
 	check "cpumax: every round measured"
-	pairs=$(sed -n 's/^RSC: cpucg_max pairs \([0-9]*\) sides .* kinds .* hz .*/\1/p' "$con")
+	pairs=$(sed -n 's/^sched_rust: cpucg_max pairs \([0-9]*\) sides .* kinds .* hz .*/\1/p' "$con")
 	if [ -z "$pairs" ]; then
-		problems+=("cpumax: no 'RSC: cpucg_max pairs' line: the experiment did not start")
+		problems+=("cpumax: no 'sched_rust: cpucg_max pairs' line: the experiment did not start")
 	else
 		want=$((pairs * 2 * 3))
-		got=$(grep -cE '^RSC: cpucg_max (c|rust) [0-9]+ kind (flat|nested|quota10) quota_us [0-9]+ seconds [0-9]+ wake_us [0-9]+ exit_us [0-9]+ reaped_us [0-9]+ usage_sleep [0-9]+ usage_exit [0-9]+ usage_end [0-9]+ +nr_periods [0-9]+ nr_throttled [0-9]+ throttled_usec [0-9]+$' "$con")
+		got=$(grep -cE '^sched_rust: cpucg_max (c|rust) [0-9]+ kind (flat|nested|quota10) quota_us [0-9]+ seconds [0-9]+ wake_us [0-9]+ exit_us [0-9]+ reaped_us [0-9]+ usage_sleep [0-9]+ usage_exit [0-9]+ usage_end [0-9]+ +nr_periods [0-9]+ nr_throttled [0-9]+ throttled_usec [0-9]+$' "$con")
 		[ "$got" = "$want" ] || problems+=("cpumax: $got rounds measured of $want")
 	fi
 fi

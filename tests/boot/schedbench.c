@@ -24,7 +24,7 @@
  *                                         every 8 passes (a dequeue while it
  *                                         is owed no time: delayed). With
  *                                         llc=<file> (the debug kernel's
- *                                         rust_cfs/llc_state) the main thread
+ *                                         sched_rust/llc_state) the main thread
  *                                         reads it every 100 ms once the
  *                                         threads exist and prints how long
  *                                         creating them took, when (from its

@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The stress phase of the boot test, sourced by /init (busybox sh): the
-# situations that break scheduler code, all at once for rsc.stress_seconds,
+# situations that break scheduler code, all at once for sched_rust.stress_seconds,
 # with the workloads of the field's own tools, then fault injection on real
 # cgroup creation and the kernel's selftests on each implementation.
 #
 #   stress <seconds>
 #
-# Every line for the host starts with "RSC: "; scripts/boot.sh turns the
-# "RSC: stress_*" lines into the verdict (counts must be > 0, exit codes 0,
+# Every line for the host starts with "sched_rust: "; scripts/boot.sh turns the
+# "sched_rust: stress_*" lines into the verdict (counts must be > 0, exit codes 0,
 # nothing left offline, counters back to 0). Uses say/fail/use/sb of /init.
 
 ST=/sys/fs/cgroup/st
@@ -18,7 +18,7 @@ now() { cut -d. -f1 /proc/uptime; }
 rnd() { echo $((RANDOM % $1)); }
 
 # A tool of the field, run to completion: its exit status and output tail
-# reach the console; "RSC: stress_tool <name> <rc>" for the verdict.
+# reach the console; "sched_rust: stress_tool <name> <rc>" for the verdict.
 tool() {	# tool <name> <command...>
 	local name=$1 rc=0
 	shift
@@ -280,7 +280,7 @@ st_selftests() {	# st_selftests <impl>
 		say "kselftest $impl $(grep -E '^(not )?ok [0-9]+ selftests:' /tmp/suite.out)"
 		# The failed cases: TAP's "not ok", test_cpuset_prs.sh's "Test ... failed".
 		grep -E '^# not ok |^# Test .* failed' /tmp/suite.out |
-			sed "s/^# /RSC: stress_suite_case $impl $name /" | tee -a $RSCLOG
+			sed "s/^# /sched_rust: stress_suite_case $impl $name /" | tee -a $RSCLOG
 		# The suite's own failure lines, then the end of its output.
 		[ $rc = 0 ] || { grep -E 'fail|FAIL|\*\*\*' /tmp/suite.out | head -n 20
 			tail -n 30 /tmp/suite.out; } | sed "s/^/$name $impl: /"
@@ -299,7 +299,7 @@ st_selftests() {	# st_selftests <impl>
 	fi
 }
 
-# rsc.suites=<name>[,<name>...] runs only those selftests (make boot, to
+# sched_rust.suites=<name>[,<name>...] runs only those selftests (make boot, to
 # look at one suite in a guest that ran nothing else); all by default.
 want() {	# want <suite>
 	case ",${SUITES:-$(param suites all)}," in

@@ -104,33 +104,33 @@ expect 4 "check-unsound with no build" env RUST_SCHED_CFS_CACHE="$tmp/cache" scr
 # The last make test boot, checked again from its console: it passes, and
 # each removed line below is a check that fails (a false pass otherwise).
 con=$(bootdir test)/console.log
-if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"; then
+if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^sched_rust: DONE' "$con"; then
 	expect 0 "the last make test console checked again" env BOOT_NAME=harness BOOT_CONSOLE="$con" scripts/boot.sh test
-	for drop in '^RSC: DONE' '^RSC: shadow ' '^RSC: llc_check ' '^RSC: llc_choice ' '^RSC: cgsel_exit c ' 'KTAP version'; do
+	for drop in '^sched_rust: DONE' '^sched_rust: shadow ' '^sched_rust: llc_check ' '^sched_rust: llc_choice ' '^sched_rust: cgsel_exit c ' 'KTAP version'; do
 		grep -v "$drop" "$con" > "$tmp/console"
 		expect 1 "the same console without '$drop'" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	done
 	# The preferred-LLC choice: a difference from its specification, and a
 	# run in which no scan moved the preferred CPU (one outcome not compared).
-	sed 's/^RSC: llc_choice \([0-9]*\) \([0-9]*\) \([0-9]*\) 0 /RSC: llc_choice \1 \2 \3 1 /' "$con" > "$tmp/console"
+	sed 's/^sched_rust: llc_choice \([0-9]*\) \([0-9]*\) \([0-9]*\) 0 /sched_rust: llc_choice \1 \2 \3 1 /' "$con" > "$tmp/console"
 	expect 1 "the same console with one preferred-LLC choice off its specification" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	sed 's/^RSC: llc_choice \([0-9]*\) \([0-9]*\) [0-9]* /RSC: llc_choice \1 \2 0 /' "$con" > "$tmp/console"
+	sed 's/^sched_rust: llc_choice \([0-9]*\) \([0-9]*\) [0-9]* /sched_rust: llc_choice \1 \2 0 /' "$con" > "$tmp/console"
 	expect 1 "the same console with no scan moving the preferred CPU" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	sed 's/^RSC: shadow \([0-9]*\) \([0-9]*\) 0$/RSC: shadow \1 \2 1/' "$con" > "$tmp/console"
+	sed 's/^sched_rust: shadow \([0-9]*\) \([0-9]*\) 0$/sched_rust: shadow \1 \2 1/' "$con" > "$tmp/console"
 	expect 1 "the same console with one shadow divergence" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	# ... counted as one failed test by kunit.py, with KUnit's suites.
 	grep -q 'Testing complete. Ran [0-9]* tests: passed: [0-9]*, failed: 1$' "$(bootdir harness)/kunit-all.txt" 2>/dev/null &&
 		grep -q '^not ok [0-9]* shadow check' "$(bootdir harness)/guest-checks.ktap" &&
-		ok "the divergence is one failed KTAP case of rsc_guest in kunit.py's summary" ||
+		ok "the divergence is one failed KTAP case of sched_rust_guest in kunit.py's summary" ||
 		ko "kunit.py's summary of the suites and the checks does not count the divergence as one failure: $(grep 'Testing complete' "$(bootdir harness)/kunit-all.txt" 2>/dev/null)"
 	# The guest's own KTAP suite, as a boot takes it from the console
 	# (BOOT_RECHECK=0): complete and passing, and failing once one of its
 	# cases is not ok, or its last result is lost.
-	if grep -q '^RSC: guest_checks_end ' "$con"; then
+	if grep -q '^sched_rust: guest_checks_end ' "$con"; then
 		expect 0 "the same console with the guest's own suite" env BOOT_NAME=harness BOOT_RECHECK=0 BOOT_CONSOLE="$con" scripts/boot.sh test
-		awk '/^RSC: guest_checks / { on = 1 } on && !done && /^ok [0-9]+ / { sub(/^ok/, "not ok"); done = 1 } { print }' "$con" > "$tmp/console"
+		awk '/^sched_rust: guest_checks / { on = 1 } on && !done && /^ok [0-9]+ / { sub(/^ok/, "not ok"); done = 1 } { print }' "$con" > "$tmp/console"
 		expect 1 "the same console with one of the guest's cases not ok" env BOOT_NAME=harness BOOT_RECHECK=0 BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-		awk '/^RSC: guest_checks / { on = 1 } on && /^(not )?ok [0-9]+ / { last = NR } { l[NR] = $0 } END { for (i = 1; i <= NR; i++) if (i != last) print l[i] }' "$con" > "$tmp/console"
+		awk '/^sched_rust: guest_checks / { on = 1 } on && /^(not )?ok [0-9]+ / { last = NR } { l[NR] = $0 } END { for (i = 1; i <= NR; i++) if (i != last) print l[i] }' "$con" > "$tmp/console"
 		expect 1 "the same console with the guest's last result lost" env BOOT_NAME=harness BOOT_RECHECK=0 BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	else
 		sk "the last make test console predates the guest's KTAP suite: its cases"
@@ -143,10 +143,10 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"
 	sed 's/ offlined [0-9]* / offlined 0 /' "$con" > "$tmp/console"
 	expect 1 "the same console with cpu-on-off-test taking no CPU offline" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	# A selftest run whose output lost cases against its plan.
-	sed 's/^\(RSC: cgsel_exit rust [0-9]* cases \)\([0-9]*\) plan \([0-9]*\)$/\10 plan \3/' "$con" > "$tmp/console"
+	sed 's/^\(sched_rust: cgsel_exit rust [0-9]* cases \)\([0-9]*\) plan \([0-9]*\)$/\10 plan \3/' "$con" > "$tmp/console"
 	expect 1 "the same console with test_cpu's cases short of its plan" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	# A splat: the failure decodes it to file:line (scripts/decode_stacktrace.sh).
-	awk '{ print } /^RSC: teardown done/ { print "[   12.000000] WARNING: CPU: 1 PID: 1 at kernel/sched/fair.c:1 pick_task_fair+0x10/0x200"
+	awk '{ print } /^sched_rust: teardown done/ { print "[   12.000000] WARNING: CPU: 1 PID: 1 at kernel/sched/fair.c:1 pick_task_fair+0x10/0x200"
 		print "[   12.000000] Call Trace:"; print "[   12.000000]  pick_task_fair+0x10/0x200" }' "$con" > "$tmp/console"
 	expect 1 "the same console with a WARNING splat" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	grep -qE '^  pick_task_fair \(kernel/sched/fair\.c:[0-9]+' "$tmp/out" && ok "the splat decoded to file:line" ||
@@ -173,18 +173,18 @@ fi
 # it passes, and fails once a line its checks need is removed, or with a
 # failed selftest or a CPU left offline.
 con=$(bootdir prod)/console.log
-if [ -f "$con" ] && [ -f "$(bdir prod)/$KIMAGE" ] && grep -q '^RSC: DONE' "$con"; then
-	args=$(grep -q '^RSC: phase .*production' "$con" && echo rsc.mode=prod)
+if [ -f "$con" ] && [ -f "$(bdir prod)/$KIMAGE" ] && grep -q '^sched_rust: DONE' "$con"; then
+	args=$(grep -q '^sched_rust: phase .*production' "$con" && echo sched_rust.mode=prod)
 	expect 0 "the last production console checked again" env BOOT_NAME=harness BOOT_CONSOLE="$con" scripts/boot.sh prod $args
-	for drop in '^RSC: shape ' '^RSC: hotplug ' '^RSC: stress_suite prod test_core' '^RSC: percpu_kb ' '^RSC: phase llc '; do
+	for drop in '^sched_rust: shape ' '^sched_rust: hotplug ' '^sched_rust: stress_suite prod test_core' '^sched_rust: percpu_kb ' '^sched_rust: phase llc '; do
 		grep -v "$drop" "$con" > "$tmp/console"
 		expect 1 "the same production console without '$drop'" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
 	done
-	sed 's/^\(RSC: hotplug cycles [0-9]* online \).*/\10-1/' "$con" > "$tmp/console"
+	sed 's/^\(sched_rust: hotplug cycles [0-9]* online \).*/\10-1/' "$con" > "$tmp/console"
 	expect 1 "the same production console with CPUs left offline" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
-	sed 's/^\(RSC: stress_suite prod test_core rc \)0 /\11 /' "$con" > "$tmp/console"
+	sed 's/^\(sched_rust: stress_suite prod test_core rc \)0 /\11 /' "$con" > "$tmp/console"
 	expect 1 "the same production console with test_core failed" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
-	sed 's/^\(RSC: shape rust_cfs=\)y/\1/' "$con" > "$tmp/console"
+	sed 's/^\(sched_rust: shape rust_cfs=\)y/\1/' "$con" > "$tmp/console"
 	expect 1 "the same production console from a kernel of another shape" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
 	rm -rf "$(bootdir harness)"
 else

@@ -50,23 +50,23 @@ smp=
 # $TMPDIR: private ones.
 # shellcheck disable=SC2086 # $pin and $smp are words to split
 HOME=$tmp TMPDIR=$tmp $pin "$here/linux" mem=256M $smp rootfstype=hostfs \
-	rootflags="$here/root" rw init=/init rsc.reps="$reps" sched_rust_bench_scale="$scale" \
+	rootflags="$here/root" rw init=/init sched_rust.reps="$reps" sched_rust_bench_scale="$scale" \
 	con0=fd:0,fd:1 con=null < /dev/null > "$tmp/console" 2>&1 || true
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$tmp/head"
 # REP_BASE=n numbers this run's reps from n + 1 and APPEND=1 adds them to
 # $out (make bench-native runs the guest again until the intervals are narrow).
 if [ -n "${APPEND:-}" ] && [ -f "$out" ]; then
-	grep -a '^RSC: raw ' "$tmp/console" |
+	grep -a '^sched_rust: raw ' "$tmp/console" |
 		awk -v base="${REP_BASE:-0}" '{ $3 += base; print }' >> "$out"
-	grep -aq '^RSC: done' "$tmp/console" || { tail -n 20 "$tmp/console" >&2; exit 2; }
+	grep -aq '^sched_rust: done' "$tmp/console" || { tail -n 20 "$tmp/console" >&2; exit 2; }
 	exit 0
 fi
-{ cat "$tmp/head"; grep -a '^RSC: ' "$tmp/console" || true; } > "$out"
-if grep -q '^RSC: FAIL' "$out"; then
-	grep '^RSC: FAIL' "$out" >&2
+{ cat "$tmp/head"; grep -a '^sched_rust: ' "$tmp/console" || true; } > "$out"
+if grep -q '^sched_rust: FAIL' "$out"; then
+	grep '^sched_rust: FAIL' "$out" >&2
 	exit 1
 fi
-if ! grep -q '^RSC: done' "$out"; then
+if ! grep -q '^sched_rust: done' "$out"; then
 	tail -n 20 "$tmp/console" >&2
 	echo "run.sh: the guest did not finish (console above)" >&2
 	exit 2
@@ -80,7 +80,7 @@ function med(a, n,   i, j, t) {
 	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-$1 == "RSC:" && $2 == "raw" {
+$1 == "sched_rust:" && $2 == "raw" {
 	rep = $3; c = $4; side = $5; calls = $6; n = 0
 	for (i = 7; i <= NF; i++) v[++n] = $i / calls
 	m[rep, c, side] = med(v, n)

@@ -2,7 +2,7 @@
 
 //! Test-only items of the crate, built with `CONFIG_SCHED_RUST_CFS_KUNIT_TEST` alone: the KUnit
 //! suites of the pure arithmetic, and the entry points through which the C parity suite
-//! (`kernel/sched/tests/rust_cfs_kunit.c`, prototypes in `sched_rust_kunit.h`) reads a group's
+//! (`kernel/sched/tests/sched_rust_kunit.c`, prototypes in `sched_rust_kunit.h`) reads a group's
 //! state the Rust way. Nothing here is part of the production crate.
 
 /// The group state's accessors, the Rust way.

@@ -24,4 +24,4 @@ pub mod kunit;
 
 /// Prefix of the `pr_*!` messages of this crate (a module would get it from `module!`).
 #[cfg(CONFIG_SCHED_CACHE)]
-const __LOG_PREFIX: &[u8] = b"sched_rust_cfs\0";
+const __LOG_PREFIX: &[u8] = b"sched_rust\0";

@@ -3,7 +3,7 @@
  * The test-only Rust entry points of CONFIG_SCHED_RUST_CFS_KUNIT_TEST
  * (kernel/sched/rust/kunit.rs): the group state's accessors tg_cfs_rq(),
  * tg_se(), cfs_rq_se() and __schedstats_from_se() the Rust way, which the
- * parity suite (kernel/sched/tests/rust_cfs_kunit.c) compares with C's.
+ * parity suite (kernel/sched/tests/sched_rust_kunit.c) compares with C's.
  * Included by rust/bindings/bindings_helper.h, so that `#[export]` checks the
  * definitions against these prototypes, and by the suite.
  */

@@ -88,7 +88,7 @@ impl RqLlc {
     #[inline]
     pub fn nr_llc_running(&self) -> u32 {
         // SAFETY: The runqueue is valid (type invariants) and the field an aligned `u32`; the
-        // debugfs dump (`rust_cfs/llc_state`) reads the counter without the lock, with
+        // debugfs dump (`sched_rust/llc_state`) reads the counter without the lock, with
         // `READ_ONCE()`, so every Rust access is atomic.
         unsafe { Atomic::from_ptr(&raw mut (*self.rq()).nr_llc_running).load(Relaxed) }
     }

@@ -6,8 +6,8 @@
  * Included at the bottom of kernel/sched/fair.c (CONFIG_SCHED_RUST_CFS_BENCH)
  * to reach its static functions. Not a test: it asserts nothing.
  *
- *   echo run > /sys/kernel/debug/sched/rust_cfs/bench    run every case
- *   cat /sys/kernel/debug/sched/rust_cfs/bench           print the table
+ *   echo run > /sys/kernel/debug/sched/sched_rust/bench    run every case
+ *   cat /sys/kernel/debug/sched/sched_rust/bench           print the table
  *
  * Each case runs ROUNDS rounds; a round times one batch of BATCH calls of
  * each side, with interrupts off (but for the group allocation, which

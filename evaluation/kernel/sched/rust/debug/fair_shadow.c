@@ -8,7 +8,7 @@
  * about once; every new group's state is made again by C and by Rust and
  * compared with the group's; every LLC dequeue recounts the tasks queued on
  * its runqueue and checks the LLC counters. Counts are in
- * /sys/kernel/debug/sched/rust_cfs/{shadow,tg_shadow,llc_check}.
+ * /sys/kernel/debug/sched/sched_rust/{shadow,tg_shadow,llc_check}.
  *
  * Included at the bottom of kernel/sched/fair.c, whose dispatch calls these
  * functions (declared in rust/debug/fair_debug.h) behind sched_rust_pick_debug_key.
@@ -27,7 +27,7 @@ vruntime_eligible_shadow(struct cfs_rq *cfs_rq, u64 vruntime, bool rust, int ret
 	atomic_long_inc(&sched_rust_shadow_checks);
 	if (unlikely(!other != !ret || !stock != !ret)) {
 		atomic_long_inc(&sched_rust_shadow_divergences);
-		WARN_ONCE(1, "sched_rust_cfs: eligibility of %llu: %s says %d, %s says %d, stock C %d\n",
+		WARN_ONCE(1, "sched_rust: eligibility of %llu: %s says %d, %s says %d, stock C %d\n",
 			  vruntime, rust ? "Rust" : "C", ret, rust ? "C" : "Rust", other, stock);
 	}
 }
@@ -72,7 +72,7 @@ pick_eevdf_shadow(struct cfs_rq *cfs_rq, bool protect, bool rust, struct sched_e
 	atomic_long_inc(&sched_rust_shadow_checks);
 	if (unlikely(c != se || r != se || stock != se)) {
 		atomic_long_inc(&sched_rust_shadow_divergences);
-		WARN_ONCE(1, "sched_rust_cfs: pick_eevdf(protect=%d): %s picked %p; again C %p, Rust %p, stock C %p\n",
+		WARN_ONCE(1, "sched_rust: pick_eevdf(protect=%d): %s picked %p; again C %p, Rust %p, stock C %p\n",
 			  protect, rust ? "Rust" : "C", se, c, r, stock);
 	}
 }
@@ -162,7 +162,7 @@ alloc_fair_sched_group_shadow(struct task_group *tg, struct task_group *parent, 
 		compared++;
 		if (unlikely(bad >= 0 || s->shares != tg->shares)) {
 			atomic_long_inc(&sched_rust_tg_shadow_divergences);
-			WARN_ONCE(1, "sched_rust_cfs: alloc_fair_sched_group(): %s made shares %lu and a state differing on CPU %d (-1: none) from %s's, shares %lu\n",
+			WARN_ONCE(1, "sched_rust: alloc_fair_sched_group(): %s made shares %lu and a state differing on CPU %d (-1: none) from %s's, shares %lu\n",
 				  r ? "Rust" : "C", s->shares, bad,
 				  rust ? "Rust" : "C", tg->shares);
 		}
@@ -244,7 +244,7 @@ static const char *const llc_shadow_names[SCHED_RUST_LLC_NR_OPS] = {
 static void llc_shadow_diverged(enum sched_rust_llc_op op, const char *field, u64 c, u64 rust)
 {
 	atomic_long_inc(&sched_rust_llc_shadow_divergences);
-	WARN_ONCE(1, "sched_rust_cfs: %s: %s is %llu after C, %llu after Rust\n",
+	WARN_ONCE(1, "sched_rust: %s: %s is %llu after C, %llu after Rust\n",
 		  llc_shadow_names[op], field, c, rust);
 }
 
@@ -512,7 +512,7 @@ static noinline void llc_choice_record(struct llc_choice *c, int cpu, unsigned l
 static void llc_choice_diverged(const char *what, long c, long spec)
 {
 	atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_DIVERGED]);
-	WARN_ONCE(1, "sched_rust_cfs: task_cache_work(): %s %ld, the specification's %ld\n",
+	WARN_ONCE(1, "sched_rust: task_cache_work(): %s %ld, the specification's %ld\n",
 		  what, c, spec);
 }
 

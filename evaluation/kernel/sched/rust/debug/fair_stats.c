@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Pick route statistics of CONFIG_SCHED_RUST_CFS (CONFIG_SCHED_RUST_CFS_STATS):
- * while /sys/kernel/debug/sched/rust_cfs/pick_stats is 1, every pick_eevdf()
+ * while /sys/kernel/debug/sched/sched_rust/pick_stats is 1, every pick_eevdf()
  * is counted per CPU under the implementation that served it and the branch
  * that decided it. The parity tests also use the classifier.
  *

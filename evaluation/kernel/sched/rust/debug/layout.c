@@ -22,7 +22,7 @@
  * cfs_rq: the first two lines, apart from 'removed', which other CPUs write.
  *
  * A layout change that breaks one of these fails the build with the guard's
- * name; the KUnit case rust_cfs_layout_test (sched_rust_parity) prints the
+ * name; the KUnit case sched_rust_layout_test (sched_rust_parity) prints the
  * lines of the running kernel and checks the same conditions.
  */
 
@@ -40,9 +40,9 @@
 #define SR_ONE_LINE(type, a, b)	(SR_FIRST_LINE(type, a) == SR_LAST_LINE(type, b))
 
 /* The guards' names, as the build error prints them; the commits are above. */
-#define SR_TG	"sched_rust_cfs layout guard tg_load_avg: "
-#define SR_RQ	"sched_rust_cfs layout guard rq_groups: "
-#define SR_CFS	"sched_rust_cfs layout guard cfs_rq_pick: "
+#define SR_TG	"sched_rust layout guard tg_load_avg: "
+#define SR_RQ	"sched_rust layout guard rq_groups: "
+#define SR_CFS	"sched_rust layout guard cfs_rq_pick: "
 
 #ifdef CONFIG_FAIR_GROUP_SCHED
 static_assert(__alignof__(struct task_group) >= SMP_CACHE_BYTES,

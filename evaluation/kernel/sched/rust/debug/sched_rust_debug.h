@@ -36,7 +36,7 @@ struct dentry;
 #include <linux/jump_label.h>
 #include <linux/percpu-defs.h>
 
-/* The pieces, as bits of the mask sched_rust_cfs_parse() returns. */
+/* The pieces, as bits of the mask sched_rust_parse() returns. */
 enum sched_rust_piece {
 	SCHED_RUST_TG_STATE,
 	SCHED_RUST_PICK,
@@ -46,10 +46,10 @@ enum sched_rust_piece {
 /*
  * Runtime switch: which pieces run on Rust, one static key per piece (true:
  * Rust), so that the hot paths test a patched jump. Set with the boot
- * parameter sched_rust_cfs= and the debugfs files in
- * /sys/kernel/debug/sched/rust_cfs/, or static_branch_enable()/_disable().
+ * parameter sched_rust= and the debugfs files in
+ * /sys/kernel/debug/sched/sched_rust/, or static_branch_enable()/_disable().
  */
-int sched_rust_cfs_parse(const char *str);
+int sched_rust_parse(const char *str);
 
 DECLARE_STATIC_KEY_TRUE(sched_rust_tg_state_key);	/* the per-CPU cfs_tg_state */
 DECLARE_STATIC_KEY_TRUE(sched_rust_pick_key);		/* the EEVDF pick */
@@ -163,7 +163,7 @@ static __always_inline void sched_rust_test_call(enum sched_rust_piece piece, bo
 #endif
 
 /**
- * sched_rust_init_debugfs() - create /sys/kernel/debug/sched/rust_cfs/
+ * sched_rust_init_debugfs() - create /sys/kernel/debug/sched/sched_rust/
  * @parent: the sched debugfs directory
  */
 void sched_rust_init_debugfs(struct dentry *parent);

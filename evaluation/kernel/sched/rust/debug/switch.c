@@ -8,37 +8,38 @@
  * only: they are the oracle of the parity tests and the baseline of the
  * benchmarks.
  *
- *   sched_rust_cfs=on|off|<piece>[,<piece>...]   boot parameter; the pieces
- *                                                listed run on Rust, the
- *                                                others on C (default: on)
- *   /sys/kernel/debug/sched/rust_cfs/<piece>     reads "rust" or "c"; accepts
- *                                                "rust", "c", 1, 0, y, n
+ *   sched_rust=on|off|<piece>[,<piece>...]  boot parameter; the pieces
+ *                                            listed run on Rust, the others
+ *                                            on C (default: on)
+ *   /sys/kernel/debug/sched/sched_rust/<piece>
+ *                                            reads "rust" or "c"; accepts
+ *                                            "rust", "c", 1, 0, y, n
  *
  * Debug instrumentation of the pick, off by default:
- *   rust_cfs/pick_stats      1 enables per-route pick counters, 0 disables;
- *                            reading prints them per implementation
- *   rust_cfs/shadow          (CONFIG_SCHED_RUST_CFS_SHADOW) 1 runs the other
- *                            implementation on every pick and eligibility
- *                            test and counts divergences; reading prints
- *                            "<on> <checks> <divergences>"
- *   rust_cfs/llc_state       (CONFIG_SCHED_CACHE) the LLC counters of every
- *                            CPU, and every task that has a preferred LLC
- *   rust_cfs/llc_check       (CONFIG_SCHED_CACHE, CONFIG_SCHED_RUST_CFS_SHADOW)
- *                            with the shadow check on, every LLC dequeue
- *                            recounts the tasks queued on its runqueue and
- *                            compares nr_llc_running/nr_pref_llc_running;
- *                            reading prints "<on> <checks> <violations>"
- *   rust_cfs/llc_shadow      (CONFIG_SCHED_CACHE, CONFIG_SCHED_RUST_CFS_SHADOW)
- *                            with the shadow check on, every call of an LLC
- *                            function is recomputed by both implementations
- *                            from the state it starts from; reading prints
- *                            "<on> <divergences> <skipped>", then per side
- *                            selected the comparisons made per function
- *   rust_cfs/llc_choice      (CONFIG_SCHED_CACHE, CONFIG_SCHED_RUST_CFS_SHADOW)
- *                            with the shadow check on, every preferred-LLC
- *                            choice of task_cache_work() is compared with its
- *                            specification; reading prints "<on> <checks>
- *                            <moves> <divergences> <skipped>"
+ *   sched_rust/pick_stats  1 enables per-route pick counters, 0 disables;
+ *                          reading prints them per implementation
+ *   sched_rust/shadow      (CONFIG_SCHED_RUST_CFS_SHADOW) 1 runs the other
+ *                          implementation on every pick and eligibility
+ *                          test and counts divergences; reading prints
+ *                          "<on> <checks> <divergences>"
+ *   sched_rust/llc_state   (CONFIG_SCHED_CACHE) the LLC counters of every
+ *                          CPU, and every task that has a preferred LLC
+ *   sched_rust/llc_check   (CONFIG_SCHED_CACHE, CONFIG_SCHED_RUST_CFS_SHADOW)
+ *                          with the shadow check on, every LLC dequeue
+ *                          recounts the tasks queued on its runqueue and
+ *                          compares nr_llc_running/nr_pref_llc_running;
+ *                          reading prints "<on> <checks> <violations>"
+ *   sched_rust/llc_shadow  (CONFIG_SCHED_CACHE, CONFIG_SCHED_RUST_CFS_SHADOW)
+ *                          with the shadow check on, every call of an LLC
+ *                          function is recomputed by both implementations
+ *                          from the state it starts from; reading prints
+ *                          "<on> <divergences> <skipped>", then per side
+ *                          selected the comparisons made per function
+ *   sched_rust/llc_choice  (CONFIG_SCHED_CACHE, CONFIG_SCHED_RUST_CFS_SHADOW)
+ *                          with the shadow check on, every preferred-LLC
+ *                          choice of task_cache_work() is compared with its
+ *                          specification; reading prints "<on> <checks>
+ *                          <moves> <divergences> <skipped>"
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -127,7 +128,7 @@ static const struct sched_rust_switch *sched_rust_piece_find(const char *name, s
 }
 
 /**
- * sched_rust_cfs_parse() - parse the value of sched_rust_cfs=
+ * sched_rust_parse() - parse the value of sched_rust=
  * @str: "on" or "all" (every piece on Rust), "off" or "none" (every piece on
  *       C), or a comma-separated list of pieces (those on Rust, the others
  *       on C), exactly
@@ -136,7 +137,7 @@ static const struct sched_rust_switch *sched_rust_piece_find(const char *name, s
  * Return: the pieces to run on Rust, as a mask of BIT(SCHED_RUST_*), or
  * -EINVAL (with an error message naming the valid values) for anything else.
  */
-int sched_rust_cfs_parse(const char *str)
+int sched_rust_parse(const char *str)
 {
 	const struct sched_rust_switch *piece;
 	int i, mask = 0, all = 0;
@@ -161,7 +162,7 @@ int sched_rust_cfs_parse(const char *str)
 				strlcat(names, " ", sizeof(names));
 				strlcat(names, sched_rust_switches[i].name, sizeof(names));
 			}
-			pr_err("sched_rust_cfs: unknown piece '%.*s'; valid: on, off, all, none, or a comma-separated list of:%s\n",
+			pr_err("sched_rust: unknown piece '%.*s'; valid: on, off, all, none, or a comma-separated list of:%s\n",
 			       (int)len, str, names);
 			return -EINVAL;
 		}
@@ -171,9 +172,9 @@ int sched_rust_cfs_parse(const char *str)
 	return mask;
 }
 
-static int __init setup_sched_rust_cfs(char *str)
+static int __init setup_sched_rust(char *str)
 {
-	int i, mask = sched_rust_cfs_parse(str);
+	int i, mask = sched_rust_parse(str);
 
 	/* A bad value leaves the default (every piece on Rust). */
 	if (mask < 0)
@@ -183,7 +184,7 @@ static int __init setup_sched_rust_cfs(char *str)
 				     mask & BIT(sched_rust_switches[i].bit));
 	return 1;
 }
-__setup("sched_rust_cfs=", setup_sched_rust_cfs);
+__setup("sched_rust=", setup_sched_rust);
 
 static ssize_t sched_rust_piece_read(struct file *file, char __user *ubuf,
 				     size_t cnt, loff_t *ppos)
@@ -427,7 +428,7 @@ DEFINE_SHOW_ATTRIBUTE(sched_rust_llc_choice);
 
 void __init sched_rust_init_debugfs(struct dentry *parent)
 {
-	struct dentry *dir = debugfs_create_dir("rust_cfs", parent);
+	struct dentry *dir = debugfs_create_dir("sched_rust", parent);
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(sched_rust_switches); i++) {

@@ -324,7 +324,7 @@ static void eevdf_case_desc(const struct eevdf_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(eevdf_cases, eevdf_cases, eevdf_case_desc);
 
-static void rust_cfs_pick_branch_test(struct kunit *test)
+static void sched_rust_pick_branch_test(struct kunit *test)
 {
 	const struct eevdf_case *c = test->param_value;
 	struct eevdf_fixture *f = test->priv;
@@ -410,7 +410,7 @@ static void set_pieces(enum sched_rust_piece piece, int rust)
 	set_piece(&sched_rust_llc_key, piece == SCHED_RUST_LLC ? rust : !rust);
 }
 
-static void rust_cfs_switch_test(struct kunit *test)
+static void sched_rust_switch_test(struct kunit *test)
 {
 	struct eevdf_fixture *f = test->priv;
 	bool was_rust[3] = {
@@ -510,10 +510,10 @@ static void rust_cfs_switch_test(struct kunit *test)
 }
 
 /*
- * The boot parameter sched_rust_cfs=: every documented form, and forms that
+ * The boot parameter sched_rust=: every documented form, and forms that
  * a prefix match or kstrtobool() would have taken for on or off.
  */
-static void rust_cfs_boot_param_test(struct kunit *test)
+static void sched_rust_boot_param_test(struct kunit *test)
 {
 	int all = BIT(SCHED_RUST_PICK) |
 		  (IS_ENABLED(CONFIG_FAIR_GROUP_SCHED) ? BIT(SCHED_RUST_TG_STATE) : 0) |
@@ -524,33 +524,33 @@ static void rust_cfs_boot_param_test(struct kunit *test)
 	};
 	int i;
 
-	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("on"), all);
-	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("all"), all);
-	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("off"), 0);
-	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("none"), 0);
-	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("pick"), BIT(SCHED_RUST_PICK));
-	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("pick,pick"), BIT(SCHED_RUST_PICK));
+	KUNIT_EXPECT_EQ(test, sched_rust_parse("on"), all);
+	KUNIT_EXPECT_EQ(test, sched_rust_parse("all"), all);
+	KUNIT_EXPECT_EQ(test, sched_rust_parse("off"), 0);
+	KUNIT_EXPECT_EQ(test, sched_rust_parse("none"), 0);
+	KUNIT_EXPECT_EQ(test, sched_rust_parse("pick"), BIT(SCHED_RUST_PICK));
+	KUNIT_EXPECT_EQ(test, sched_rust_parse("pick,pick"), BIT(SCHED_RUST_PICK));
 #ifdef CONFIG_FAIR_GROUP_SCHED
 	/* "tg_state" starts with 't', which kstrtobool() reads as true. */
-	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("tg_state"), BIT(SCHED_RUST_TG_STATE));
-	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("tg_state,pick"),
+	KUNIT_EXPECT_EQ(test, sched_rust_parse("tg_state"), BIT(SCHED_RUST_TG_STATE));
+	KUNIT_EXPECT_EQ(test, sched_rust_parse("tg_state,pick"),
 			BIT(SCHED_RUST_TG_STATE) | BIT(SCHED_RUST_PICK));
 #endif
 #ifdef CONFIG_SCHED_CACHE
-	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("llc"), BIT(SCHED_RUST_LLC));
-	KUNIT_EXPECT_EQ(test, sched_rust_cfs_parse("llc,pick"),
+	KUNIT_EXPECT_EQ(test, sched_rust_parse("llc"), BIT(SCHED_RUST_LLC));
+	KUNIT_EXPECT_EQ(test, sched_rust_parse("llc,pick"),
 			BIT(SCHED_RUST_LLC) | BIT(SCHED_RUST_PICK));
 #endif
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, sched_rust_cfs_parse(bad[i]), -EINVAL,
-				    "sched_rust_cfs=%s", bad[i]);
+		KUNIT_EXPECT_EQ_MSG(test, sched_rust_parse(bad[i]), -EINVAL,
+				    "sched_rust=%s", bad[i]);
 }
 
 /*
  * Random differential test: 7.3's stock C, fair.c's C and the Rust pick, and
  * the three eligibility tests, on the same states.
  */
-static void rust_cfs_pick_random_test(struct kunit *test)
+static void sched_rust_pick_random_test(struct kunit *test)
 {
 	struct eevdf_fixture *f = test->priv;
 	unsigned int n, i, fails = 0, nonnull = 0, big = 0;
@@ -706,7 +706,7 @@ static void tg_check(struct kunit *test, struct task_group *tg, struct task_grou
 	}
 }
 
-static void rust_cfs_tg_state_parity_test(struct kunit *test)
+static void sched_rust_tg_state_parity_test(struct kunit *test)
 {
 	static const int depths[] = { 0, 1, 2, 5 };
 	struct task_group *chain[6] = { &root_task_group };
@@ -754,7 +754,7 @@ static void __percpu *pcpu_alloc_fail(size_t size, size_t align, bool reserved, 
  * they found it (all zero, cfs_rq NULL), which free_fair_sched_group() of
  * either side then accepts.
  */
-static void rust_cfs_tg_state_alloc_fail_test(struct kunit *test)
+static void sched_rust_tg_state_alloc_fail_test(struct kunit *test)
 {
 	int rust;
 
@@ -1032,7 +1032,7 @@ static void llc_compare(struct kunit *test, struct llc_state *st, int step)
 	}
 }
 
-static void rust_cfs_llc_accounting_test(struct kunit *test)
+static void sched_rust_llc_accounting_test(struct kunit *test)
 {
 	struct llc_state *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
 	int k, t, step;
@@ -1116,7 +1116,7 @@ static unsigned long llc_update_c(struct rq *rq, struct sched_cache_time *t,
 	return ret;
 }
 
-static void rust_cfs_llc_decay_test(struct kunit *test)
+static void sched_rust_llc_decay_test(struct kunit *test)
 {
 	static const unsigned int periods[] = { 0, 1, 2, 3, 10, 100, 1000 };
 	struct sched_cache_time *tc, *tr;
@@ -1243,7 +1243,7 @@ static u64 llc_rnd64(struct rnd_state *rnd)
  * size of this CPU's LLC, which the Rust one takes as a parameter: the same
  * value, read with preemption off. (Other sizes are the Rust suite's.)
  */
-static void rust_cfs_llc_avg_scale_test(struct kunit *test)
+static void sched_rust_llc_avg_scale_test(struct kunit *test)
 {
 	struct rnd_state rnd;
 	int step, size = 0;
@@ -1280,75 +1280,75 @@ static void rust_cfs_llc_avg_scale_test(struct kunit *test)
  * stated with this build's lines: the same conditions, so that the report
  * says what is guarded and why, and that a guard compiled out would show.
  */
-#define RSC_LINE(T, f)		(offsetof(T, f) / SMP_CACHE_BYTES)
-#define RSC_END_LINE(T, f)	((offsetofend(T, f) - 1) / SMP_CACHE_BYTES)
+#define SR_LINE(T, f)		(offsetof(T, f) / SMP_CACHE_BYTES)
+#define SR_END_LINE(T, f)	((offsetofend(T, f) - 1) / SMP_CACHE_BYTES)
 
-static void rust_cfs_layout_test(struct kunit *test)
+static void sched_rust_layout_test(struct kunit *test)
 {
 #ifdef CONFIG_FAIR_GROUP_SCHED
 	/* "sched/fair: Move the cache-hot 'load_avg' variable into its own cacheline" (2015) */
 	kunit_info(test, "task_group: cfs_rq line %zu, shares line %zu, load_avg/runnable_avg line %zu\n",
-		   RSC_LINE(struct task_group, cfs_rq), RSC_LINE(struct task_group, shares),
-		   RSC_LINE(struct task_group, load_avg));
+		   SR_LINE(struct task_group, cfs_rq), SR_LINE(struct task_group, shares),
+		   SR_LINE(struct task_group, load_avg));
 	KUNIT_EXPECT_EQ(test, offsetof(struct task_group, load_avg) % SMP_CACHE_BYTES, 0);
-	KUNIT_EXPECT_LT(test, RSC_END_LINE(struct task_group, shares),
-			RSC_LINE(struct task_group, load_avg));
-	KUNIT_EXPECT_LT(test, RSC_END_LINE(struct task_group, cfs_rq),
-			RSC_LINE(struct task_group, load_avg));
-	KUNIT_EXPECT_EQ(test, RSC_LINE(struct task_group, load_avg),
-			RSC_END_LINE(struct task_group, runnable_avg));
+	KUNIT_EXPECT_LT(test, SR_END_LINE(struct task_group, shares),
+			SR_LINE(struct task_group, load_avg));
+	KUNIT_EXPECT_LT(test, SR_END_LINE(struct task_group, cfs_rq),
+			SR_LINE(struct task_group, load_avg));
+	KUNIT_EXPECT_EQ(test, SR_LINE(struct task_group, load_avg),
+			SR_END_LINE(struct task_group, runnable_avg));
 #endif
 	/* "sched: Reorder some fields in struct rq" (2026) */
 	kunit_info(test, "rq: nr_running..idle line %zu, __lock lines %zu-%zu, clock_task..clock_idle line %zu, sd line %zu\n",
-		   RSC_LINE(struct rq, nr_running), RSC_LINE(struct rq, __lock),
-		   RSC_END_LINE(struct rq, __lock), RSC_LINE(struct rq, clock_task),
-		   RSC_LINE(struct rq, sd));
-	KUNIT_EXPECT_EQ(test, RSC_END_LINE(struct rq, idle), 0);
-	KUNIT_EXPECT_GT(test, RSC_LINE(struct rq, __lock), 0);
-	KUNIT_EXPECT_EQ(test, RSC_LINE(struct rq, clock_task), RSC_END_LINE(struct rq, clock_idle));
+		   SR_LINE(struct rq, nr_running), SR_LINE(struct rq, __lock),
+		   SR_END_LINE(struct rq, __lock), SR_LINE(struct rq, clock_task),
+		   SR_LINE(struct rq, sd));
+	KUNIT_EXPECT_EQ(test, SR_END_LINE(struct rq, idle), 0);
+	KUNIT_EXPECT_GT(test, SR_LINE(struct rq, __lock), 0);
+	KUNIT_EXPECT_EQ(test, SR_LINE(struct rq, clock_task), SR_END_LINE(struct rq, clock_idle));
 #ifdef CONFIG_SCHED_CACHE
 	kunit_info(test, "rq: nr_pref_llc_running/nr_llc_running line %zu, cpu_runtime..cpu_epoch_next line %zu (Rust LLC accounting and decay, as their C twins)\n",
-		   RSC_LINE(struct rq, nr_llc_running), RSC_LINE(struct rq, cpu_runtime));
-	KUNIT_EXPECT_EQ(test, RSC_LINE(struct rq, nr_pref_llc_running),
-			RSC_END_LINE(struct rq, nr_llc_running));
-	KUNIT_EXPECT_NE(test, RSC_LINE(struct rq, nr_llc_running), RSC_LINE(struct rq, clock_task));
-	KUNIT_EXPECT_GT(test, RSC_LINE(struct rq, nr_llc_running), RSC_END_LINE(struct rq, __lock));
-	KUNIT_EXPECT_GT(test, RSC_LINE(struct rq, cpu_runtime), RSC_END_LINE(struct rq, __lock));
+		   SR_LINE(struct rq, nr_llc_running), SR_LINE(struct rq, cpu_runtime));
+	KUNIT_EXPECT_EQ(test, SR_LINE(struct rq, nr_pref_llc_running),
+			SR_END_LINE(struct rq, nr_llc_running));
+	KUNIT_EXPECT_NE(test, SR_LINE(struct rq, nr_llc_running), SR_LINE(struct rq, clock_task));
+	KUNIT_EXPECT_GT(test, SR_LINE(struct rq, nr_llc_running), SR_END_LINE(struct rq, __lock));
+	KUNIT_EXPECT_GT(test, SR_LINE(struct rq, cpu_runtime), SR_END_LINE(struct rq, __lock));
 #endif
 	/* The pick, C and Rust: h_nr_queued .. next, apart from 'removed'. */
 	kunit_info(test, "cfs_rq: h_nr_queued..next lines %zu-%zu, removed line %zu\n",
-		   RSC_LINE(struct cfs_rq, h_nr_queued), RSC_END_LINE(struct cfs_rq, next),
-		   RSC_LINE(struct cfs_rq, removed));
-	KUNIT_EXPECT_LE(test, RSC_END_LINE(struct cfs_rq, next), 1);
-	KUNIT_EXPECT_LT(test, RSC_END_LINE(struct cfs_rq, next), RSC_LINE(struct cfs_rq, removed));
+		   SR_LINE(struct cfs_rq, h_nr_queued), SR_END_LINE(struct cfs_rq, next),
+		   SR_LINE(struct cfs_rq, removed));
+	KUNIT_EXPECT_LE(test, SR_END_LINE(struct cfs_rq, next), 1);
+	KUNIT_EXPECT_LT(test, SR_END_LINE(struct cfs_rq, next), SR_LINE(struct cfs_rq, removed));
 }
 
-static struct kunit_case rust_cfs_parity_cases[] = {
-	KUNIT_CASE(rust_cfs_switch_test),
-	KUNIT_CASE(rust_cfs_boot_param_test),
-	KUNIT_CASE_PARAM(rust_cfs_pick_branch_test, eevdf_cases_gen_params),
-	KUNIT_CASE_SLOW(rust_cfs_pick_random_test),
+static struct kunit_case sched_rust_parity_cases[] = {
+	KUNIT_CASE(sched_rust_switch_test),
+	KUNIT_CASE(sched_rust_boot_param_test),
+	KUNIT_CASE_PARAM(sched_rust_pick_branch_test, eevdf_cases_gen_params),
+	KUNIT_CASE_SLOW(sched_rust_pick_random_test),
 #ifdef CONFIG_FAIR_GROUP_SCHED
-	KUNIT_CASE(rust_cfs_tg_state_parity_test),
-	KUNIT_CASE(rust_cfs_tg_state_alloc_fail_test),
+	KUNIT_CASE(sched_rust_tg_state_parity_test),
+	KUNIT_CASE(sched_rust_tg_state_alloc_fail_test),
 #endif
 #ifdef CONFIG_SCHED_CACHE
-	KUNIT_CASE(rust_cfs_llc_accounting_test),
-	KUNIT_CASE(rust_cfs_llc_decay_test),
-	KUNIT_CASE(rust_cfs_llc_avg_scale_test),
+	KUNIT_CASE(sched_rust_llc_accounting_test),
+	KUNIT_CASE(sched_rust_llc_decay_test),
+	KUNIT_CASE(sched_rust_llc_avg_scale_test),
 #endif
-	KUNIT_CASE(rust_cfs_layout_test),
+	KUNIT_CASE(sched_rust_layout_test),
 	{}
 };
 
-static struct kunit_suite rust_cfs_parity_suite = {
+static struct kunit_suite sched_rust_parity_suite = {
 	.name = "sched_rust_parity",
 	.init = eevdf_fixture_init,
 	.exit = eevdf_fixture_exit,
-	.test_cases = rust_cfs_parity_cases,
+	.test_cases = sched_rust_parity_cases,
 };
 
-kunit_test_suite(rust_cfs_parity_suite);
+kunit_test_suite(sched_rust_parity_suite);
 
 /* The executable specification of the pick and its exhaustive check. */
-#include "rust_cfs_spec.c"
+#include "sched_rust_spec.c"

@@ -10,7 +10,7 @@
  * arithmetic on 128 bits, no tree. It reads nothing of the cfs_rq the
  * implementations run on.
  *
- * Included at the end of rust_cfs_kunit.c (so at the end of fair.c): it
+ * Included at the end of sched_rust_kunit.c (so at the end of fair.c): it
  * reuses that suite's fixture and helpers, and builds every state with
  * fair.c's own __enqueue_entity() (but for the entities beyond its bound,
  * see spec_enqueue_quiet()).
@@ -906,7 +906,7 @@ static void spec_run_scope(struct kunit *test, const struct spec_scope *sc,
 }
 
 /* The 128-bit helpers on values whose products are known. */
-static void rust_cfs_spec_arith_test(struct kunit *test)
+static void sched_rust_spec_arith_test(struct kunit *test)
 {
 	static const struct {
 		s64 k;
@@ -951,7 +951,7 @@ static void rust_cfs_spec_arith_test(struct kunit *test)
 #endif
 }
 
-static void rust_cfs_spec_exhaustive_test(struct kunit *test)
+static void sched_rust_spec_exhaustive_test(struct kunit *test)
 {
 	const struct spec_scope *scopes = spec_full ? spec_scopes_full : spec_scopes_ci;
 	unsigned int i, n = spec_full ? ARRAY_SIZE(spec_scopes_full) : ARRAY_SIZE(spec_scopes_ci);
@@ -1230,7 +1230,7 @@ static bool spec_llc_check(struct kunit *test, struct spec_llc *l, const u8 *ops
 	return false;
 }
 
-static void rust_cfs_spec_llc_test(struct kunit *test)
+static void sched_rust_spec_llc_test(struct kunit *test)
 {
 	int len = spec_full ? SPEC_LLC_OPS_FULL : SPEC_LLC_OPS;
 	struct spec_llc *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
@@ -1512,7 +1512,7 @@ static bool spec_decay_sequence(struct kunit *test, struct spec_decay *d, struct
 	return true;
 }
 
-static void rust_cfs_spec_decay_test(struct kunit *test)
+static void sched_rust_spec_decay_test(struct kunit *test)
 {
 	const unsigned int *periods = spec_full ? spec_decay_periods_full : spec_decay_periods_ci;
 	unsigned int np = spec_full ? ARRAY_SIZE(spec_decay_periods_full) :
@@ -1555,21 +1555,21 @@ out:
 }
 #endif /* CONFIG_SCHED_CACHE */
 
-static struct kunit_case rust_cfs_spec_cases[] = {
-	KUNIT_CASE(rust_cfs_spec_arith_test),
-	KUNIT_CASE_SLOW(rust_cfs_spec_exhaustive_test),
+static struct kunit_case sched_rust_spec_cases[] = {
+	KUNIT_CASE(sched_rust_spec_arith_test),
+	KUNIT_CASE_SLOW(sched_rust_spec_exhaustive_test),
 #ifdef CONFIG_SCHED_CACHE
-	KUNIT_CASE_SLOW(rust_cfs_spec_llc_test),
-	KUNIT_CASE_SLOW(rust_cfs_spec_decay_test),
+	KUNIT_CASE_SLOW(sched_rust_spec_llc_test),
+	KUNIT_CASE_SLOW(sched_rust_spec_decay_test),
 #endif
 	{}
 };
 
-static struct kunit_suite rust_cfs_spec_suite = {
+static struct kunit_suite sched_rust_spec_suite = {
 	.name = "sched_rust_spec",
 	.init = eevdf_fixture_init,
 	.exit = eevdf_fixture_exit,
-	.test_cases = rust_cfs_spec_cases,
+	.test_cases = sched_rust_spec_cases,
 };
 
-kunit_test_suite(rust_cfs_spec_suite);
+kunit_test_suite(sched_rust_spec_suite);
