@@ -274,7 +274,7 @@ if [ "$mode" = prod ]; then
 	shape=$(sed -n 's/^sched_rust: shape //p' "$con" | head -n1)
 	if [ -z "$shape" ]; then
 		problems+=("production shape: no 'sched_rust: shape' line")
-	elif [ "$shape" != "rust_cfs=$want_rust debug=$want_debug inline=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_INLINE=//p' "$B/.config")" ]; then
+	elif [ "$shape" != "option=$want_rust debug=$want_debug inline=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_INLINE=//p' "$B/.config")" ]; then
 		problems+=("production shape: the guest's /proc/config.gz says '$shape', the build's .config differs")
 	fi
 	[ -z "$want_debug" ] || problems+=("production shape: CONFIG_SCHED_RUST_CFS_DEBUG=$want_debug in $B/.config")

@@ -184,7 +184,7 @@ if [ -f "$con" ] && [ -f "$(bdir prod)/$KIMAGE" ] && grep -q '^sched_rust: DONE'
 	expect 1 "the same production console with CPUs left offline" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
 	sed 's/^\(sched_rust: stress_suite prod test_core rc \)0 /\11 /' "$con" > "$tmp/console"
 	expect 1 "the same production console with test_core failed" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
-	sed 's/^\(sched_rust: shape rust_cfs=\)y/\1/' "$con" > "$tmp/console"
+	sed 's/^\(sched_rust: shape option=\)y/\1/' "$con" > "$tmp/console"
 	expect 1 "the same production console from a kernel of another shape" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
 	rm -rf "$(bootdir harness)"
 else
