@@ -19,6 +19,10 @@
 # The C that the Rust re-implements must be what it was written against.
 /usr/bin/python3 "$TOP/scripts/check-mirrors.py" "$PRISTINE" "$TOP/scripts/mirrors.txt" >&2 ||
 	fail "the kernel tree's C differs from what the Rust mirrors (scripts/mirrors.txt)"
+# The evaluation kernels' stock pick must be 7.3's (scripts/check-stock.py).
+out=$(/usr/bin/python3 "$TOP/scripts/check-stock.py" "$PRISTINE/kernel/sched/fair.c" \
+	"$TOP/evaluation/kernel/sched/rust/debug/fair_debug.c") ||
+	{ echo "$out" >&2; fail "the stock pick of kernel/sched/rust/debug/fair_debug.c is not 7.3's"; }
 
 if [ ! -f "$WORK/.rust-sched-cfs-work" ]; then
 	log "copying $PRISTINE to $WORK"
