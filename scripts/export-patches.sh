@@ -204,6 +204,13 @@ uniq_list() { tr ',' '\n' | sed 's/^ *//; /^$/d' | awk '!seen[$0]++' | paste -sd
 all_to=$(uniq_list <<< "$all_to")
 all_cc=$(uniq_list <<< "$all_cc")
 sed -i "0,/^Subject: /s//To: ${all_to}\nCc: ${all_cc}\n&/" "$cover"
+# The series' first patch, a fix of 7.3's C (its Fixes: tag), on its own to
+# be sent ahead of the series: [PATCH] and its own To/Cc.
+mkdir -p "$OUT/fix"
+fix=$(ls "$OUT"/0001-*.patch)
+grep -q '^Fixes: [0-9a-f]\{12\} ("' "$fix" || fail "$(basename "$fix"): the series' first patch has no Fixes: tag"
+sed '0,/^Subject: \[PATCH [0-9]*\/[0-9]*\]/s//Subject: [PATCH]/' "$fix" > "$OUT/fix/$(basename "$fix" | sed 's/^0001-/0001-fix-/')"
+log "the fix, to send first: $(ls "$OUT"/fix/*.patch)"
 log "series written to $OUT:"
 ls "$OUT" >&2
 # checkpatch --strict, one verdict per patch (scripts/checkpatch-one.sh:
