@@ -141,7 +141,7 @@ impl Eligibility {
         {
             // The product of two sign-extended 64-bit values cannot overflow 128 bits; the
             // wrapping form avoids the overflow-checked i128 multiply, whose libcall is a
-            // panicking stub in the kernel, and compiles to one `imul`.
+            // panicking stub in the kernel.
             i128::from(self.avg) >= i128::from(key).wrapping_mul(i128::from(self.load))
         }
 
@@ -181,8 +181,7 @@ pub(crate) fn pick_eevdf<'a>(cfs: &'a CfsRqView, protect: bool) -> Option<&'a Sc
 /// The part of [`pick_eevdf`] for more than one queued entity, from the leftmost entity and
 /// `curr` as [`pick_eevdf`] read them.
 ///
-/// Inlined, as C's pick is in the production kernel (into `pick_next_entity()`): out of line,
-/// it would add a call and its register saves to every pick but the single-entity one.
+/// Inlined, as C's pick is in the production kernel (into `pick_next_entity()`).
 #[inline]
 fn pick_eevdf_many<'a>(
     cfs: &'a CfsRqView,

@@ -95,8 +95,8 @@ pub(crate) fn account_llc_dequeue(rq: &RqLlc, p: &TaskLlc) {
 
 /// Returns the field `load()` reads shifted right by `n`, or 0 for `n >= 64` without reading it.
 ///
-/// Equivalent to `__shr_u64()`, which reads the field only below 64: the read stays in the
-/// branch, where a shift of a value read before it would become a conditional move.
+/// Equivalent to `__shr_u64()`, which reads the field only below 64. The read is kept in the
+/// branch so that it is not hoisted.
 #[inline(always)]
 pub(crate) fn shr_field(load: impl FnOnce() -> u64, n: u64) -> u64 {
     if n >= 64 {
@@ -195,7 +195,7 @@ pub(crate) fn update_mm_sched<D: DecayState>(d: &mut D, now: u64, period: u32) -
 
 /// [`update_mm_sched`], also returning the process's runtime after it: the value it stored, or
 /// the field, read where the update left it unchanged. The occupancy fraction divides it, as C
-/// reads `pcpu_sched->runtime` after the update (where C's compiler forwards the stored value).
+/// reads `pcpu_sched->runtime` after the update.
 #[inline(always)]
 fn update_mm_sched_runtime<D: DecayState>(d: &mut D, now: u64, period: u32) -> (bool, u64) {
     let period = core::cmp::max(period, 1);

@@ -40,9 +40,11 @@ pub fn cpu_possible(cpu: CpuId) -> bool {
 pub fn possible_cpus() -> impl Iterator<Item = CpuId> {
     let mut prev: i32 = -1;
     core::iter::from_fn(move || {
-        // SAFETY: `__cpu_possible_mask` is a static that lives for the kernel's lifetime;
-        // `cpumask_next()` only reads it, and takes -1 or a CPU below `nr_cpu_ids`: `prev` is
-        // -1 or the last `CpuId` returned.
+        // SAFETY:
+        // - `__cpu_possible_mask` is a static that lives for the kernel's lifetime, and
+        //   `cpumask_next()` only reads it.
+        // - `cpumask_next()` takes -1 or a CPU below `nr_cpu_ids`: `prev` is -1 or the last
+        //   `CpuId` returned.
         let n = unsafe { bindings::cpumask_next(prev, &raw const bindings::__cpu_possible_mask) };
         // Past the last possible CPU, `cpumask_next()` returns `nr_cpu_ids` or more.
         let cpu = CpuId::from_u32(n)?;
@@ -126,11 +128,12 @@ pub unsafe trait PinnedPerCpuInit<T, E> {
 /// The [`PinnedPerCpuInit`] of a closure that returns a [`PinInit`] for each CPU.
 struct PinInitPerCpu<F>(F);
 
-// SAFETY: What `init_cpu` returns is what the `PinInit` returns, and every `PinInit` guarantees
-// (the `# Safety` of the trait, on its implementers) that it returns `Ok` having initialised
-// every field of the slot, or `Err` with the slot needing no drop and free to be deallocated;
-// the initialiser is consumed by the call, so it keeps no access to the slot but what the `T`
-// it built provides for.
+// SAFETY: `init_cpu` returns what the `PinInit` returns, and by the safety requirements of the
+// `PinInit` trait on its implementers:
+// - On `Ok`, every field of the slot is initialised.
+// - On `Err`, the slot needs no drop and is free to be deallocated.
+// The `PinInit` is consumed by the call, so it keeps no access to the slot but what the `T` it
+// built provides for.
 unsafe impl<T, E, I, F> PinnedPerCpuInit<T, E> for PinInitPerCpu<F>
 where
     I: PinInit<T, E>,
@@ -138,9 +141,10 @@ where
 {
     #[inline]
     unsafe fn init_cpu(&mut self, cpu: CpuId, slot: *mut T) -> Result<(), E> {
-        // SAFETY: The requirements of `raw_try_init`, from those of `init_cpu`: `slot` is valid
-        // for writes, aligned, and holds no value yet (zero bytes); it is not moved until it is
-        // dropped; and on `Err` the caller does not touch it again, only deallocates it.
+        // SAFETY: By the safety requirements of `init_cpu`:
+        // - `slot` is valid for writes, aligned, and holds no value yet (zero bytes).
+        // - It is not moved until it is dropped.
+        // - On `Err`, the caller does not touch it again, only deallocates it.
         unsafe { pin_init::raw_try_init(slot, (self.0)(cpu)) }
     }
 }
@@ -246,10 +250,11 @@ impl<T: Unpin> PinnedPerCpu<T> {
     /// Only for `Unpin` types: a `&mut T` could move the instance (`mem::swap`).
     #[inline]
     pub fn get_mut(&mut self, cpu: CpuId) -> Option<&mut T> {
-        // SAFETY: By the type invariants the instance is a valid `T` that nothing reaches but
-        // through `self`; `&mut self` excludes every other borrow of `self` for the lifetime of
-        // the result, so this is the only access to the instance, whatever interior mutability
-        // `T` has. `T: Unpin`, so moving it out is allowed.
+        // SAFETY:
+        // - The instance is a valid `T` that nothing reaches but through `self` (type invariants).
+        // - `&mut self` excludes every other borrow of `self` for the lifetime of the result, so
+        //   this is the only access to the instance, whatever interior mutability `T` has.
+        // - `T: Unpin`, so moving it out is allowed.
         self.cpu_ptr(cpu).map(|p| unsafe { &mut *p })
     }
 }
@@ -307,8 +312,8 @@ impl<T> PinnedPerCpu<T> {
     /// Allocates one `T` per possible CPU and initialises each in place with `init`, which is
     /// given the CPU of each slot and may rely on its zero-filled start.
     ///
-    /// Failure is handled as by [`PinnedPerCpu::try_pin_init`]. Inline: its caller's initialiser is
-    /// then compiled into the loop, as C's `for_each_possible_cpu()` body is, at -Os too.
+    /// Failure is handled as by [`PinnedPerCpu::try_pin_init`]. Inline, so that the caller's
+    /// initialiser is compiled into the loop.
     #[inline]
     pub fn try_init_per_cpu<E>(
         mut init: impl PinnedPerCpuInit<T, E>,
@@ -321,13 +326,15 @@ impl<T> PinnedPerCpu<T> {
         for cpu in possible_cpus() {
             // SAFETY: `ptr` is a live per-CPU allocation for `T`s and `cpu` possible.
             let slot = unsafe { Self::slot(ptr, cpu) };
-            // SAFETY: `slot` is `cpu`'s instance, zero-filled by `alloc()` and not yet written. It
-            // is not moved until it is dropped: `PinnedPerCpu` gives out `&mut T` only for `T:
-            // Unpin`, and its memory is given back only after the drop: by the drop of the
-            // `PinnedPerCpu` built below; after `into_raw()`, by `from_raw()` and a drop, or, for a
-            // `T` without drop glue (whose drop does nothing), `free_raw()` or C's `free_percpu()`
-            // (the rule `into_raw()` states); or below, on failure. If `init_cpu` fails, the failed
-            // slot is not touched again, only freed with the allocation.
+            // SAFETY:
+            // - `slot` is `cpu`'s instance, zero-filled by `alloc()` and not yet written.
+            // - It is not moved until it is dropped: `PinnedPerCpu` gives out `&mut T` only for
+            //   `T: Unpin`, and its memory is given back only after the drop: by the drop of the
+            //   `PinnedPerCpu` built below; after `into_raw()`, by `from_raw()` and a drop, or, for
+            //   a `T` without drop glue, `free_raw()` or C's `free_percpu()` (the rule `into_raw()`
+            //   states); or below, on failure.
+            // - If `init_cpu` fails, the failed slot is not touched again, only freed with the
+            //   allocation.
             if let Err(e) = unsafe { init.init_cpu(cpu, slot) } {
                 let failed = cpu;
                 for cpu in possible_cpus().take_while(|&cpu| cpu != failed) {
@@ -336,9 +343,11 @@ impl<T> PinnedPerCpu<T> {
                     // memory is freed.
                     unsafe { core::ptr::drop_in_place(Self::slot(ptr, cpu)) };
                 }
-                // SAFETY: `ptr` came from the per-CPU allocator and was never handed out; the
-                // slots initialised are dropped above, the failed one needs no drop and may be
-                // deallocated, and `init` kept no access to any (contract of `PinnedPerCpuInit`).
+                // SAFETY:
+                // - `ptr` came from the per-CPU allocator and was never handed out.
+                // - The slots initialised are dropped above; the failed one needs no drop and may
+                //   be deallocated, and `init` kept no access to any (contract of
+                //   `PinnedPerCpuInit`).
                 unsafe { bindings::free_percpu(ptr.as_ptr().cast()) };
                 return Err(e);
             }
@@ -385,11 +394,13 @@ impl<T> PinnedPerCpu<T> {
     #[inline]
     pub unsafe fn free_raw(ptr: *mut T) {
         const { assert!(!core::mem::needs_drop::<T>()) };
-        // SAFETY: `ptr` is null, which `free_percpu()` ignores, or a per-CPU allocation that
-        // `from_raw()` could take over (owned by nobody else, so freed once) and that nothing
-        // uses any more (safety requirements); `T` needs no drop (asserted above at build time),
-        // so giving the memory back is all that `from_raw()` and a drop would do, and the
-        // instances, pinned or not, are dropped (trivially) before their memory goes.
+        // SAFETY:
+        // - `ptr` is null, which `free_percpu()` ignores, or a per-CPU allocation that
+        //   `from_raw()` could take over (owned by nobody else, so freed once) and that nothing
+        //   uses any more (safety requirements).
+        // - `T` needs no drop (asserted above), so giving the memory back is all that
+        //   `from_raw()` and a drop would do: the instances, pinned or not, are dropped
+        //   (trivially) before their memory goes.
         unsafe { bindings::free_percpu(ptr.cast()) };
     }
 
@@ -416,10 +427,11 @@ impl<T> PinnedPerCpu<T> {
     /// Returns `cpu`'s instance, or `None` if `cpu` is not a possible CPU.
     #[inline]
     pub fn get(&self, cpu: CpuId) -> Option<&T> {
-        // SAFETY: By the type invariants the instance is a valid `T` that nothing reaches but
-        // through `self`; a `&mut T` needs `&mut self`, so none exists while `&self` is
-        // borrowed, and a `&T` for that borrow aliases no mutable reference. A `T` with interior
-        // mutability is changed through it only as its `&T` API allows.
+        // SAFETY:
+        // - The instance is a valid `T` that nothing reaches but through `self` (type invariants).
+        // - A `&mut T` needs `&mut self`, so none exists while `&self` is borrowed, and a `&T` for
+        //   that borrow aliases no mutable reference. A `T` with interior mutability is changed
+        //   through it only as its `&T` API allows.
         self.cpu_ptr(cpu).map(|p| unsafe { &*p })
     }
 
@@ -433,10 +445,12 @@ impl<T> PinnedPerCpu<T> {
     #[inline]
     pub fn get_pin_mut(&mut self, cpu: CpuId) -> Option<Pin<&mut T>> {
         let p = self.cpu_ptr(cpu)?;
-        // SAFETY: By the type invariants the instance is a valid, pinned `T` that nothing reaches
-        // but through `self`; `&mut self` excludes every other borrow of `self` for the lifetime
-        // of the result, so this is the only access to it, whatever interior mutability `T` has.
-        // `Pin` keeps it from being moved.
+        // SAFETY:
+        // - The instance is a valid, pinned `T` that nothing reaches but through `self` (type
+        //   invariants).
+        // - `&mut self` excludes every other borrow of `self` for the lifetime of the result, so
+        //   this is the only access to it, whatever interior mutability `T` has.
+        // - `Pin` keeps it from being moved.
         Some(unsafe { Pin::new_unchecked(&mut *p) })
     }
 
@@ -457,9 +471,11 @@ impl<T> Drop for PinnedPerCpu<T> {
                 unsafe { core::ptr::drop_in_place(p) };
             }
         }
-        // SAFETY: By the type invariants, `ptr` is a per-CPU allocation that this object owns,
-        // with every instance dropped just above (or needing no drop). Ownership ends here: the
-        // only other way out, `into_raw()`, does not run this drop, so the memory is freed once.
+        // SAFETY:
+        // - `ptr` is a per-CPU allocation that this object owns (type invariants).
+        // - Every instance is dropped just above (or needs no drop).
+        // - `into_raw()`, the only other way out, does not run this drop, so the memory is freed
+        //   once.
         unsafe { bindings::free_percpu(self.ptr.as_ptr().cast()) };
     }
 }

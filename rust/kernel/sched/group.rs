@@ -196,9 +196,10 @@ struct CfsTgStateInit<'a> {
     parent: &'a TaskGroup,
 }
 
-// SAFETY: `init_cpu` runs C's fixed sequence on the zero-filled slot, which leaves a valid
-// `cfs_tg_state` (C's `alloc_fair_sched_group()` builds it so from the same zero-filled memory),
-// and it never fails.
+// SAFETY:
+// - `init_cpu` runs C's fixed sequence on the zero-filled slot, which leaves a valid
+//   `cfs_tg_state` (C's `alloc_fair_sched_group()` builds it so from the same zero-filled memory).
+// - It never fails.
 unsafe impl PinnedPerCpuInit<CfsTgState, Error> for CfsTgStateInit<'_> {
     #[inline]
     unsafe fn init_cpu(&mut self, cpu: CpuId, slot: *mut CfsTgState) -> Result {
@@ -206,10 +207,11 @@ unsafe impl PinnedPerCpuInit<CfsTgState, Error> for CfsTgStateInit<'_> {
         // The parent group's entity on this CPU: none for a child of the root group.
         // SAFETY: `cpu` is possible (safety requirements).
         let parent = unsafe { self.parent.se_possible(cpu) }.unwrap_or(core::ptr::null_mut());
-        // INVARIANT: The `cfs_rq` and entity are those of `tg`'s slot on `cpu`, a possible CPU
-        // (safety requirements), which nothing else can reach until the group is installed; the
-        // parent entity is the parent group's on the same CPU, initialised (invariants of
-        // `TaskGroup`), and it outlives the group (same).
+        // INVARIANT:
+        // - The `cfs_rq` and entity are those of `tg`'s slot on `cpu`, a possible CPU (safety
+        //   requirements), which nothing else can reach until the group is installed.
+        // - The parent entity is the parent group's on the same CPU, initialised and outliving
+        //   the group (invariants of `TaskGroup`).
         let mut entry = TgEntryInit {
             tg: self.tg,
             // SAFETY: `slot` is valid (safety requirements); only a field address is taken.
@@ -343,9 +345,11 @@ impl TgEntryInit<'_> {
             (my_q.cast::<bindings::cfs_rq>(), depth.wrapping_add(1))
         };
         let se = self.se;
-        // SAFETY: `se` is valid and exclusively ours (type invariants; `link_tg_cfs_entry()`
-        // checked that it is not null); the parent entity outlives it (type invariants), so
-        // storing it as `se->parent` leaves no dangling pointer.
+        // SAFETY:
+        // - `se` is valid and exclusively ours (type invariants; `link_tg_cfs_entry()` checked
+        //   that it is not null).
+        // - The parent entity outlives it (type invariants), so storing it as `se->parent` leaves
+        //   no dangling pointer.
         unsafe {
             // CAST: `sched_entity` (a public structure) points to the opaque `cfs_rq`.
             (*se).cfs_rq = queue.cast();
@@ -413,9 +417,10 @@ pub unsafe fn alloc_state(
         (*tg).cfs_rq = cfs_rq.as_raw();
         (*tg).shares = crate::num::casts::arch::u64_as_usize(NICE_0_LOAD);
     }
-    // SAFETY: The group is unpublished, so its bandwidth state is ours to initialise; its parent
-    // is a valid, initialised group, whose bandwidth state `init_cfs_bandwidth()` only reads
-    // (safety requirements).
+    // SAFETY:
+    // - The group is unpublished, so its bandwidth state is ours to initialise.
+    // - Its parent is a valid, initialised group, whose bandwidth state `init_cfs_bandwidth()`
+    //   only reads (safety requirements).
     unsafe { bindings::sched_rust_init_tg_cfs_bandwidth(tg.cast(), parent.as_raw()) };
     Ok(())
 }
@@ -435,8 +440,9 @@ pub unsafe fn free_state(tg: *mut ffi::task_group) {
     let tg = tg.cast::<bindings::task_group>();
     // SAFETY: `tg` is valid and exclusively ours by the safety requirements.
     let cfs_rq = unsafe { (*tg).cfs_rq };
-    // SAFETY: `cfs_rq` is null or the group's per-CPU `cfs_tg_state` (at offset 0 of it),
-    // initialised on every possible CPU (same size and alignment whether C or Rust made it);
-    // the group is unreachable, so nothing uses it afterwards (safety requirements).
+    // SAFETY:
+    // - `cfs_rq` is null or the group's per-CPU `cfs_tg_state` (at offset 0 of it), initialised
+    //   on every possible CPU (same size and alignment whether C or Rust made it).
+    // - The group is unreachable, so nothing uses it afterwards (safety requirements).
     unsafe { PinnedPerCpu::<CfsTgState>::free_raw(cfs_rq.cast()) };
 }

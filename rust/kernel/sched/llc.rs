@@ -59,7 +59,7 @@ impl RqLocked {
     #[inline]
     pub unsafe fn task(&self, p: *mut bindings::task_struct) -> &TaskLlc {
         // CAST: `TaskLlc` is `repr(transparent)` over `Opaque<task_struct>`.
-        // INVARIANT: As the next comment says.
+        // INVARIANT: `p` is valid and its runqueue's lock is held for the borrow of `self`.
         // SAFETY: `p` is valid, and on this runqueue, whose lock is held while `self` lives
         // (safety requirements and invariants of `RqLocked`), so for the borrow of `self`.
         unsafe { &*p.cast::<TaskLlc>() }
@@ -87,9 +87,10 @@ impl RqLlc {
     /// Returns `rq->nr_llc_running`, the number of queued tasks with a preferred LLC.
     #[inline]
     pub fn nr_llc_running(&self) -> u32 {
-        // SAFETY: The runqueue is valid (type invariants) and the field an aligned `u32`; the
-        // debugfs dump (`sched_rust/llc_state`) reads the counter without the lock, with
-        // `READ_ONCE()`, so every Rust access is atomic.
+        // SAFETY:
+        // - The runqueue is valid (type invariants) and the field an aligned `u32`.
+        // - The debugfs dump (`sched_rust/llc_state`) reads the counter without the lock, with
+        //   `READ_ONCE()`, so every Rust access is atomic.
         unsafe { Atomic::from_ptr(&raw mut (*self.rq()).nr_llc_running).load(Relaxed) }
     }
 
@@ -105,9 +106,10 @@ impl RqLlc {
     /// preferred LLC.
     #[inline]
     pub fn nr_pref_llc_running(&self) -> u32 {
-        // SAFETY: The runqueue is valid (type invariants) and the field an aligned `u32`; load
-        // balancing (`alb_break_llc()`) reads the counter of a remote runqueue without its lock,
-        // with `READ_ONCE()`, so every Rust access is atomic.
+        // SAFETY:
+        // - The runqueue is valid (type invariants) and the field an aligned `u32`.
+        // - Load balancing (`alb_break_llc()`) reads the counter of a remote runqueue without its
+        //   lock, with `READ_ONCE()`, so every Rust access is atomic.
         unsafe { Atomic::from_ptr(&raw mut (*self.rq()).nr_pref_llc_running).load(Relaxed) }
     }
 
@@ -126,11 +128,11 @@ impl RqLlc {
         // `rcu_dereference_all(rq->sd)`: a single relaxed read of the published pointer. The
         // reads through it are ordered after the publisher's writes by their address
         // dependency, as in C: the kernel's atomics follow the LKMM, whose `Relaxed` keeps the
-        // dependency orderings (`kernel::sync::atomic::ordering`), so no acquire (an `ldar`
-        // without offset on arm64) is needed.
-        // SAFETY: The runqueue is valid (type invariants); `rq->sd` is published with
-        // `rcu_assign_pointer()` by domain rebuilds, which do not take this lock, so it is read
-        // atomically.
+        // dependency orderings (`kernel::sync::atomic::ordering`), so no acquire is needed.
+        // SAFETY:
+        // - The runqueue is valid (type invariants).
+        // - `rq->sd` is published with `rcu_assign_pointer()` by domain rebuilds, which do not
+        //   take this lock, so it is read atomically.
         let sd = unsafe { Atomic::from_ptr(&raw mut (*self.rq()).sd).load(Relaxed) };
         if sd.is_null() {
             return None;
@@ -213,11 +215,13 @@ impl TaskLlc {
     /// Returns the task's preferred LLC (`p->preferred_llc`), or a negative value for none.
     #[inline]
     pub fn preferred_llc(&self) -> i32 {
-        // A plain read, as C's `account_llc_enqueue()`/`_dequeue()` make: atomic, it kept the
-        // load of `rq` above their "no preferred LLC" return (one instruction per dequeue).
-        // SAFETY: The task is valid and its runqueue's lock held (type invariants); every write
-        // holds that lock (`account_mm_sched()`; `init_sched_mm()` runs before the task is on a
-        // runqueue), so the read races only with reads.
+        // A plain read, as in C's `account_llc_enqueue()`/`_dequeue()`, so that the load of `rq`
+        // is not kept above their "no preferred LLC" return.
+        // SAFETY:
+        // - The task is valid (type invariants).
+        // - Every write holds its runqueue's lock (`account_mm_sched()`; `init_sched_mm()` runs
+        //   before the task is on a runqueue), which is held (type invariants), so the read races
+        //   only with reads.
         unsafe { (*self.p()).preferred_llc }
     }
 
@@ -231,12 +235,12 @@ impl TaskLlc {
     /// Returns whether the task was queued on its preferred LLC (`p->pref_llc_queued`).
     #[inline]
     pub fn pref_llc_queued(&self) -> bool {
-        // SAFETY: The task is valid, and its runqueue's lock held (type invariants). Every
-        // access to the field of a task that can be queued holds that lock: fair.c's
-        // `account_llc_enqueue()`/`_dequeue()` and `task_pref_llc_runnable()`, and the debug
-        // kernel's shadow check (`llc_shadow_counts()`, which reads it with the lock held,
-        // `lockdep_assert_rq_held()`); `init_sched_mm()` clears it in `sched_fork()`, before
-        // the task can be queued. So no write races with this read.
+        // SAFETY:
+        // - The task is valid (type invariants).
+        // - Every access to the field of a task that can be queued holds its runqueue's lock
+        //   (`account_llc_enqueue()`/`_dequeue()`, `task_pref_llc_runnable()`, the debug kernel's
+        //   `llc_shadow_counts()`), which is held (type invariants); `init_sched_mm()` clears it in
+        //   `sched_fork()`, before the task can be queued. So no write races with this read.
         unsafe { (*self.p()).pref_llc_queued != 0 }
     }
 
@@ -263,7 +267,7 @@ impl EpochLocked {
     #[inline]
     pub fn epoch(&self) -> &RqEpoch {
         // CAST: `RqEpoch` is `repr(transparent)` over `Opaque<rq>`.
-        // INVARIANT: As the next comment says.
+        // INVARIANT: The runqueue is valid and its `cpu_epoch_lock` held for the borrow of `self`.
         // SAFETY: The runqueue is valid and its `cpu_epoch_lock` held while `self` lives
         // (invariants of `EpochLocked`), so for the borrow of `self`.
         unsafe { &*self.rq().cast::<RqEpoch>() }
@@ -278,8 +282,7 @@ impl EpochLocked {
     #[inline]
     pub unsafe fn cache_time(&self, t: *mut bindings::sched_cache_time) -> &CacheTime {
         // CAST: `CacheTime` is `repr(transparent)` over `Opaque<sched_cache_time>`.
-        // INVARIANT: `t` is valid and its CPU's `cpu_epoch_lock` held while the view exists, as
-        // the next comment says.
+        // INVARIANT: `t` is valid and its CPU's `cpu_epoch_lock` held while the view exists.
         // SAFETY: `t` is valid while `self` lives and belongs to this CPU, whose
         // `cpu_epoch_lock` serialises its writers and is held while `self` lives (safety
         // requirements, type invariants), so for the borrow of `self`.
@@ -302,8 +305,8 @@ impl RqEpoch {
     // Writers hold `cpu_epoch_lock`, which is held (type invariants). `task_tick_cache()` (under
     // the runqueue lock only) and `mm_init_sched()` read `cpu_epoch` without it, so it is
     // accessed atomically; the other two fields are only accessed under the lock, so plain
-    // accesses are race-free, and the compiler may keep a value it stored in a register, as C's
-    // does. Each accessor reads or writes one field, so that a caller loads only what it uses.
+    // accesses are race-free. Each accessor reads or writes one field, so that a caller loads
+    // only what it uses.
 
     /// Returns `rq->cpu_epoch`.
     #[inline]
@@ -318,9 +321,10 @@ impl RqEpoch {
     #[inline]
     pub fn set_epoch(&self, v: u64) {
         let v = crate::num::casts::arch::u64_as_usize(v);
-        // SAFETY: The runqueue is valid and its `cpu_epoch_lock`, which every writer of
-        // `cpu_epoch` takes, is held (type invariants); the store is atomic for the lockless
-        // readers.
+        // SAFETY:
+        // - The runqueue is valid (type invariants).
+        // - Its `cpu_epoch_lock`, which every writer of `cpu_epoch` takes, is held (type
+        //   invariants), and the store is atomic for the lockless readers.
         unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).cpu_epoch).store(v, Relaxed) };
     }
 

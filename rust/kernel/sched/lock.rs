@@ -106,9 +106,9 @@ impl RqLocked {
     #[inline]
     pub unsafe fn cfs_rq(&self, cfs_rq: *mut ffi::cfs_rq) -> &CfsRqView {
         // CAST: `ffi::cfs_rq` is the opaque declaration of the `struct cfs_rq` bound here.
-        // SAFETY: `cfs_rq` is valid and belongs to this runqueue by the safety requirements, so
-        // its fields and its tree are protected by the lock, held while `self` lives (type
-        // invariants), so for the borrow of `self` that the view is tied to.
+        // SAFETY: `cfs_rq` is a valid fair runqueue of this runqueue (safety requirements), whose
+        // lock is held while `self` lives (type invariants), so for the borrow of `self` that the
+        // view is tied to.
         unsafe { CfsRqView::from_raw(cfs_rq.cast()) }
     }
 
@@ -132,9 +132,11 @@ impl RqLocked {
 /// another CPU's is not to be dereferenced.
 #[inline]
 pub fn cpu_rq(cpu: CpuId) -> *mut ffi::rq {
-    // SAFETY: `runqueues` is a per-CPU variable, so its address is a valid per-CPU address, and
-    // `cpu` is below `nr_cpu_ids` (invariants of `CpuId`); only an address is computed, not
-    // dereferenced. It is a runqueue only for a possible CPU, which callers that use it ensure.
+    // SAFETY:
+    // - `runqueues` is a per-CPU variable, so its address is a valid per-CPU address.
+    // - `cpu` is below `nr_cpu_ids` (invariants of `CpuId`).
+    // Only an address is computed, not dereferenced: it is a runqueue only for a possible CPU,
+    // which callers that use it ensure.
     unsafe { bindings::per_cpu_ptr((&raw mut bindings::runqueues).cast(), cpu.as_u32()) }.cast()
 }
 
