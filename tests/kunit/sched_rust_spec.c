@@ -256,6 +256,91 @@ static u32 spec_pick_rule(const struct spec_rq *s, const struct spec_avg *avg,
 	return set ?: SPEC_NULL;
 }
 
+/*
+ * The same pick as properties of an answer, each checked on its own, so that
+ * a pick that breaks one names it (sched-rust-cfs.rst, "The specification"):
+ * the EEVDF properties E1-E4 from the definitions (lag, eligibility, virtual
+ * deadline) and the two policy choices of fair.c, P1 and P2, that override
+ * them. "Runnable": the entities of the tree, and curr when on the runqueue.
+ */
+enum spec_prop {
+	SPEC_E1_RUNNABLE,	/* NULL iff nothing runnable, else a runnable entity */
+	SPEC_E2_ONE,		/* one runnable entity: that one */
+	SPEC_P1_BUDDY,		/* protect, PICK_BUDDY, the next buddy eligible: next */
+	SPEC_P2_PROTECTED,	/* else protect, curr runnable, eligible, protected: curr */
+	SPEC_E3_ELIGIBLE,	/* else (two or more runnable): an eligible entity */
+	SPEC_E4_EARLIEST,	/* else: no eligible runnable entity has an earlier deadline */
+	SPEC_NR_PROPS,
+};
+
+static const char * const spec_prop_name[SPEC_NR_PROPS] = {
+	"E1 (NULL iff nothing runnable, else a runnable entity)",
+	"E2 (one runnable entity: that one)",
+	"P1 (protect, PICK_BUDDY, eligible next buddy: next)",
+	"P2 (protect, runnable eligible protected curr: curr)",
+	"E3 (the pick is eligible: lag >= 0)",
+	"E4 (no eligible runnable entity has an earlier deadline)",
+};
+
+/* The entity of answer bit @bit, NULL for SPEC_NULL or a bit that is none. */
+static const struct spec_se *spec_se_of(const struct spec_rq *s, u32 bit)
+{
+	unsigned int i;
+
+	if (bit == SPEC_CURR)
+		return s->has_curr && s->curr_on_rq ? &s->curr : NULL;
+	for (i = 0; i < s->nr; i++)
+		if (bit == BIT(i))
+			return &s->se[i];
+	return NULL;
+}
+
+/*
+ * The first property answer @got (one bit) breaks, SPEC_NR_PROPS if none;
+ * @checked counts, per property, the answers it applied to.
+ */
+static enum spec_prop spec_pick_props(const struct spec_rq *s, const struct spec_avg *avg,
+				      bool protect, bool buddy, u32 got, u64 *checked)
+{
+	bool curr_on = s->has_curr && s->curr_on_rq;
+	unsigned int i, n = s->nr + curr_on;
+	const struct spec_se *p = spec_se_of(s, got);
+	bool next_ok, curr_ok;
+
+	checked[SPEC_E1_RUNNABLE]++;
+	if (!n != (got == SPEC_NULL) || (n && !p))
+		return SPEC_E1_RUNNABLE;
+	if (!n)
+		return SPEC_NR_PROPS;
+	if (n == 1) {
+		checked[SPEC_E2_ONE]++;
+		return got == (s->nr ? BIT(0) : SPEC_CURR) ? SPEC_NR_PROPS : SPEC_E2_ONE;
+	}
+	next_ok = protect && buddy && s->next >= 0 && spec_eligible(s, avg, s->se[s->next].v);
+	if (next_ok) {
+		checked[SPEC_P1_BUDDY]++;
+		return got == BIT(s->next) ? SPEC_NR_PROPS : SPEC_P1_BUDDY;
+	}
+	curr_ok = protect && curr_on && spec_eligible(s, avg, s->curr.v) && spec_protected(s);
+	if (curr_ok) {
+		checked[SPEC_P2_PROTECTED]++;
+		return got == SPEC_CURR ? SPEC_NR_PROPS : SPEC_P2_PROTECTED;
+	}
+	checked[SPEC_E3_ELIGIBLE]++;
+	if (!spec_eligible(s, avg, p->v))
+		return SPEC_E3_ELIGIBLE;
+	checked[SPEC_E4_EARLIEST]++;
+	for (i = 0; i <= s->nr; i++) {
+		const struct spec_se *q = i < s->nr ? &s->se[i] : &s->curr;
+
+		if (i == s->nr && !curr_on)
+			break;
+		if (spec_eligible(s, avg, q->v) && spec_key(s, q->d) < spec_key(s, p->d))
+			return SPEC_E4_EARLIEST;
+	}
+	return SPEC_NR_PROPS;
+}
+
 static u32 spec_pick(const struct spec_rq *s, const struct spec_avg *avg,
 		     bool protect, bool buddy)
 {
@@ -438,6 +523,8 @@ struct spec_counts {
 	u64 warn_missed;	/* a term beyond the bound that fair.c's WARN misses */
 	u64 ineligible, ineligible_bad;	/* ineligible_vruntime() */
 	u64 mul_overflow;	/* in the domain, (v - v0) * W beyond s64 */
+	u64 prop_checked[SPEC_NR_PROPS];	/* picks each property applied to */
+	u64 prop_bad[SPEC_NR_CLASSES];		/* a pick that breaks a property */
 	unsigned int printed[SPEC_NR_CLASSES];
 	u64 ns;
 };
@@ -725,6 +812,23 @@ static void spec_check_pick(struct kunit *test, struct spec_counts *c, enum spec
 		c->parity_bad[cl]++;
 		spec_report(test, c, cl, s, "pick: stock C, C and Rust differ");
 	}
+	if (cl == SPEC_IN) {
+		u32 got[3] = { ps, pc, pr };
+		static const char * const side[3] = { "stock C", "C", "Rust" };
+		enum spec_prop bad;
+		int k;
+
+		for (k = 0; k < 3; k++) {
+			bad = spec_pick_props(s, avg, protect, buddy, got[k], c->prop_checked);
+			if (bad == SPEC_NR_PROPS)
+				continue;
+			c->prop_bad[cl]++;
+			if (c->printed[cl] < 5)
+				kunit_info(test, "protect %d buddy %d: %s picked %#x, which breaks %s\n",
+					   protect, on, side[k], got[k], spec_prop_name[bad]);
+			spec_report(test, c, cl, s, "pick: breaks a property");
+		}
+	}
 	if (!(ps & want) || !(pc & want) || !(pr & want)) {
 		c->pick_bad[cl]++;
 		if (c->printed[cl] < 5)
@@ -991,11 +1095,20 @@ static void sched_rust_spec_exhaustive_test(struct kunit *test)
 		   c->warn_missed);
 	kunit_info(test, "ineligible_vruntime(): %llu states, %llu not the spec's\n",
 		   c->ineligible, c->ineligible_bad);
+	for (i = 0; i < SPEC_NR_PROPS; i++)
+		kunit_info(test, "property %s: applied to %llu picks\n", spec_prop_name[i],
+			   c->prop_checked[i]);
+	kunit_info(test, "in the domain, picks that break a property: %llu\n",
+		   c->prop_bad[SPEC_IN]);
 
 	/* A check that enumerated nothing, or not the whole scope, is no pass. */
 	KUNIT_EXPECT_GT(test, c->states, 0);
 	KUNIT_EXPECT_EQ(test, c->states, expect);
 	KUNIT_EXPECT_EQ(test, c->pick_bad[SPEC_IN], 0);
+	KUNIT_EXPECT_EQ(test, c->prop_bad[SPEC_IN], 0);
+	/* Every property applied to some pick: none is vacuous in this scope. */
+	for (i = 0; i < SPEC_NR_PROPS; i++)
+		KUNIT_EXPECT_GT_MSG(test, c->prop_checked[i], 0, "%s", spec_prop_name[i]);
 	KUNIT_EXPECT_EQ(test, c->elig_bad[SPEC_IN], 0);
 	KUNIT_EXPECT_EQ(test, c->tree_bad[SPEC_IN], 0);
 	KUNIT_EXPECT_EQ(test, c->null_picks[SPEC_IN], 0);
