@@ -343,6 +343,20 @@ else
 	sk "no make test kernel built with the inline rule and UBSAN: the check-instr cases"
 fi
 
+# check-stock: the evaluation kernels' stock pick against 7.3's source.
+fd=evaluation/kernel/sched/rust/debug/fair_debug.c
+if [ -f "$PRISTINE/kernel/sched/fair.c" ]; then
+	expect 0 "check-stock on the repository's copy" \
+		/usr/bin/python3 scripts/check-stock.py "$PRISTINE/kernel/sched/fair.c" "$fd"
+	sed 's/if (cfs_rq->h_nr_queued == 1)/if (cfs_rq->h_nr_queued <= 1)/' "$fd" > "$tmp/fair_debug.c"
+	expect 1 "check-stock on a copy whose pick differs by one operator" \
+		/usr/bin/python3 scripts/check-stock.py "$PRISTINE/kernel/sched/fair.c" "$tmp/fair_debug.c"
+	grep -q 'pick_eevdf_stock() is not 7.3' "$tmp/out" && ok "check-stock names the function" ||
+		ko "check-stock did not name pick_eevdf_stock()"
+else
+	sk "no pristine kernel source: the check-stock cases"
+fi
+
 echo "check-harness: $pass passed, $failed failed, $skipped skipped"
 [ $failed = 0 ] || exit 1
 [ $skipped = 0 ] || exit 4
