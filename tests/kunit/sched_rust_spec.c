@@ -1343,45 +1343,6 @@ static bool spec_llc_check(struct kunit *test, struct spec_llc *l, const u8 *ops
 	return false;
 }
 
-/*
- * UML has one LLC: every CPU has the same sd_llc_id. The LLC test gives its
- * second CPU an id of its own there, for the test only: under
- * cpus_read_lock(), so that no domain rebuild (hotplug, cpusets) writes the
- * id meanwhile, and restored by a deferred action that runs however the
- * test ends. Only task_llc() and cpus_share_cache() read it on UML, where
- * cache-aware scheduling has one LLC to work with and nothing to do.
- */
-struct spec_llc_fake {
-	int cpu, id;
-};
-
-static void spec_llc_fake_restore(void *p)
-{
-	struct spec_llc_fake *f = p;
-
-	WRITE_ONCE(per_cpu(sd_llc_id, f->cpu), f->id);
-	cpus_read_unlock();
-}
-
-static void spec_llc_two(struct kunit *test, int cpu0, int cpu1)
-{
-	struct spec_llc_fake *f;
-	int id;
-
-	if (!IS_ENABLED(CONFIG_UML) || llc_id(cpu0) != llc_id(cpu1))
-		return;
-	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	cpus_read_lock();
-	f->cpu = cpu1;
-	f->id = per_cpu(sd_llc_id, cpu1);
-	id = f->id + 1 < LLC_MAX_IDS ? f->id + 1 : f->id - 1;
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, spec_llc_fake_restore, f), 0);
-	WRITE_ONCE(per_cpu(sd_llc_id, cpu1), id);
-	kunit_info(test, "UML: CPU %d given LLC id %d for the test (its own is %d)\n",
-		   cpu1, id, f->id);
-}
-
 static void sched_rust_spec_llc_test(struct kunit *test)
 {
 	int len = spec_full ? SPEC_LLC_OPS_FULL : SPEC_LLC_OPS;
@@ -1393,12 +1354,12 @@ static void sched_rust_spec_llc_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, l);
 	/*
 	 * Two CPUs, the first and the last online, in two LLCs: the x86_64
-	 * CI's two sockets, or on UML an LLC id of the test's (above).
+	 * CI's two sockets; on UML, which has no cache topology, every CPU is
+	 * an LLC of its own (its sd_llc_id is its number).
 	 */
 	l->cpu[0] = cpumask_first(cpu_online_mask);
 	l->cpu[1] = cpumask_last(cpu_online_mask);
 	KUNIT_ASSERT_NE_MSG(test, l->cpu[0], l->cpu[1], "the LLC test needs two CPUs");
-	spec_llc_two(test, l->cpu[0], l->cpu[1]);
 	for (k = 0; k < 2; k++) {
 		l->llc[k] = llc_id(l->cpu[k]);
 		KUNIT_ASSERT_GE(test, l->llc[k], 0);
