@@ -70,7 +70,7 @@ native_tree() {
 	# alignment absorbs it.
 	rm -f "$NW/kernel/sched/Makefile"
 	awk '{ print } /^obj-y[[:space:]]*\+=[[:space:]]*fair\.o/ && !done {
-			print "CFLAGS_fair.o += -include $(srctree)/kernel/sched/sched_rust_layout_pad.h -DRSC_LAYOUT_PAD=$(SCHED_RUST_LAYOUT_PAD)"
+			print "CFLAGS_fair.o += -include $(srctree)/kernel/sched/sched_rust_layout_pad.h -DSCHED_RUST_LAYOUT_PAD=$(SCHED_RUST_LAYOUT_PAD)"
 			done = 1
 		}' "$WORK/kernel/sched/Makefile" > "$NW/kernel/sched/Makefile"
 	grep -q sched_rust_layout_pad "$NW/kernel/sched/Makefile" ||
