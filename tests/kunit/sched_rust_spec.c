@@ -305,10 +305,11 @@ static enum spec_prop spec_pick_props(const struct spec_rq *s, const struct spec
 	bool curr_on = s->has_curr && s->curr_on_rq;
 	unsigned int i, n = s->nr + curr_on;
 	const struct spec_se *p = spec_se_of(s, got);
+	bool none = got == SPEC_NULL;
 	bool next_ok, curr_ok;
 
 	checked[SPEC_E1_RUNNABLE]++;
-	if (!n != (got == SPEC_NULL) || (n && !p))
+	if (!n != none || (n && !p))
 		return SPEC_E1_RUNNABLE;
 	if (!n)
 		return SPEC_NR_PROPS;
