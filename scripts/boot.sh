@@ -468,7 +468,7 @@ fi
 [ -n "$llc_check" ] && echo "llc check:   $(echo "$llc_check" | awk '{ printf "on=%s, %s dequeues checked the LLC counters against the queued tasks, %s violations", $1, $2, $3 }')"
 [ -n "$llc_shadow" ] && echo "llc shadow:  $(echo "$llc_shadow" | awk '{ printf "on=%s, %s divergences, %s skipped (a tick between the sides); compared:", $1, $2, $3
 	for (i = 4; i <= NF; i++) printf " %s", $i }')"
-[ -n "$llc_choice" ] && echo "llc choice:  $(echo "$llc_choice" | awk '{ printf "on=%s, %s scans of task_cache_work() compared with the specification of the preferred-LLC choice, %s of them moving the preferred CPU; %s differences, %s not checked", $1, $2, $3, $4, $5 }')"
+[ -n "$llc_choice" ] && echo "llc choice:  $(echo "$llc_choice" | awk '{ printf "on=%s, %s scans of task_cache_work() compared with the specification of the preferred-LLC choice, %s of them moving the preferred CPU, %s with the preferred CPU left compared; %s differences, %s not checked", $1, $2, $3, $6, $4, $5 }')"
 [ -n "$tg_shadow" ] && echo "tg shadow:   $(echo "$tg_shadow" | awk '{ printf "on=%s, new groups whose state C and Rust made again and compared: %s with C selected, %s with Rust; %s divergences, %s allocations failed", $1, $5, $7, $2, $3 }')"
 [ -n "$kmemleak" ] && echo "kmemleak:    $(echo "$kmemleak" | awk '{ printf "%s unreferenced objects after two scans, %s allocated through this project'"'"'s code", $2, $4 }')"
 check ""

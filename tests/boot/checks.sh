@@ -106,22 +106,27 @@ if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW && cfg SCHED_CACHE; then
 	fi
 fi
 # The preferred-LLC choice of every scan of task_cache_work() against its
-# specification ("<on> <checks> <moves> <divergences> <skipped>"): at least
-# LLC_CHOICE_MIN (20) scans checked, and at least one whose sums moved the
-# preferred CPU, so that both outcomes of the rule were compared.
+# specification ("<on> <checks> <moves> <divergences> <skipped> <left>"): at
+# least LLC_CHOICE_MIN (20) scans checked, at least one whose sums moved the
+# preferred CPU, so that both outcomes of the rule were compared, and the
+# preferred CPU left in the group compared after at least LLC_CHOICE_MIN.
 llc_choice=$(sget llc_choice | tail -n1)
 if [ "$mode" = test ] && cfg SCHED_RUST_CFS_SHADOW && cfg SCHED_CACHE; then
 	check "preferred-LLC choice: task_cache_work() chooses as its specification"
-	read -r lc_on lc_checks lc_moves lc_div _ <<< "${llc_choice:-missing 0 0 0 0}"
+	read -r lc_on lc_checks lc_moves lc_div lc_skip lc_left _ <<< "${llc_choice:-missing 0 0 0 0 0}"
 	if [ -z "$llc_choice" ]; then
 		problems+=("preferred-LLC choice: no 'sched_rust: llc_choice' line")
 	elif [ "$lc_on" != 1 ]; then
 		problems+=("preferred-LLC choice: switched off (on=$lc_on)")
+	elif ! [[ "$lc_left" =~ ^[0-9]+$ ]]; then
+		problems+=("preferred-LLC choice: no count of the preferred CPUs left compared ('$llc_choice')")
 	else
 		[ "$lc_div" = 0 ] || problems+=("preferred-LLC choice: $lc_div differences from the specification")
 		[ "$lc_checks" -ge "${LLC_CHOICE_MIN:-20}" ] ||
 			problems+=("preferred-LLC choice: $lc_checks scans checked, fewer than ${LLC_CHOICE_MIN:-20}")
 		[ "$lc_moves" -ge 1 ] || problems+=("preferred-LLC choice: no scan moved the preferred CPU ($lc_checks checked)")
+		[ "$lc_left" -ge "${LLC_CHOICE_MIN:-20}" ] ||
+			problems+=("preferred-LLC choice: the preferred CPU left compared after $lc_left scans, fewer than ${LLC_CHOICE_MIN:-20} ($lc_skip not checked)")
 	fi
 fi
 # The group state's shadow check: every new group's state made again by C

@@ -116,6 +116,8 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^sched_rust: DONE'
 	expect 1 "the same console with one preferred-LLC choice off its specification" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	sed 's/^sched_rust: llc_choice \([0-9]*\) \([0-9]*\) [0-9]* /sched_rust: llc_choice \1 \2 0 /' "$con" > "$tmp/console"
 	expect 1 "the same console with no scan moving the preferred CPU" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	sed 's/^sched_rust: llc_choice \([0-9 ]*\) [0-9]*$/sched_rust: llc_choice \1 3/' "$con" > "$tmp/console"
+	expect 1 "the same console with the preferred CPU left compared after 3 scans" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	sed 's/^sched_rust: shadow \([0-9]*\) \([0-9]*\) 0$/sched_rust: shadow \1 \2 1/' "$con" > "$tmp/console"
 	expect 1 "the same console with one shadow divergence" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	# ... counted as one failed test by kunit.py, with KUnit's suites.

@@ -2,8 +2,9 @@
 /*
  * The scheduler's private structures, bound by bindgen for the kernel::sched
  * Rust abstractions alone, not for every Rust user: rust/Makefile generates
- * only the items whose definitions are in the headers of kernel/sched/ (the
- * types they use from elsewhere stay the global bindings'), and
+ * only the types, variables and constants defined in the headers of
+ * kernel/sched/ and, of their functions, task_llc() alone (the types they
+ * use from elsewhere stay the global bindings'), and
  * rust/bindings/bindings_helper.h includes only kernel/sched/rust/sched_rust.h,
  * the prototypes of the entry points. sched.h is included whole because its
  * structures are what the abstractions read; the generated file is filtered

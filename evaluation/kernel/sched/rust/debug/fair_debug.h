@@ -77,6 +77,8 @@ static inline struct llc_choice *llc_choice_begin(struct sched_cache_group *grp)
 }
 
 static inline void llc_choice_record(struct llc_choice *c, int cpu, unsigned long occ) { }
+static inline void llc_choice_scan(struct llc_choice *c, const struct cpumask *cpus) { }
+static inline void llc_choice_left(struct llc_choice *c, struct sched_cache_group *grp) { }
 static inline void llc_choice_check(struct llc_choice *c, struct sched_cache_group *grp,
 				    int m_a_cpu, unsigned long m_a_occ,
 				    unsigned long curr_m_a_occ) { }
@@ -94,11 +96,23 @@ static inline void llc_choice_occ(struct llc_choice *c, int cpu, unsigned long o
 		llc_choice_record(c, cpu, occ);
 }
 
+static inline void llc_choice_cpus(struct llc_choice *c, const struct cpumask *cpus)
+{
+	if (unlikely(c))
+		llc_choice_scan(c, cpus);
+}
+
 static inline void llc_choice_end(struct llc_choice *c, struct sched_cache_group *grp,
 				  int m_a_cpu, unsigned long m_a_occ, unsigned long curr_m_a_occ)
 {
 	if (unlikely(c))
 		llc_choice_check(c, grp, m_a_cpu, m_a_occ, curr_m_a_occ);
+}
+
+static inline void llc_choice_after(struct llc_choice *c, struct sched_cache_group *grp)
+{
+	if (unlikely(c))
+		llc_choice_left(c, grp);
 }
 #endif
 #ifdef CONFIG_SCHED_RUST_CFS_STATS

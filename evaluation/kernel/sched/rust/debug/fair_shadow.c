@@ -460,22 +460,34 @@ static void llc_shadow_avg(u64 *avg, u64 sample, bool rust)
  * the preferred CPU is the CPU of that LLC with the highest occupancy (ties
  * to the lowest CPU; none when the sum is 0); the group's preferred CPU
  * moves there only when that sum is more than twice the sum of the LLC that
- * holds the current preferred CPU ("2X", 0 when there is none). Every CPU of
- * every LLC scanned is visited once. task_cache_work() records each
- * occupancy it computes, and before it decides, C's three results (the
- * CPU, its LLC's sum and the current LLC's sum) are compared with the
- * specification's on the same occupancies, under the scan's locks.
+ * holds the current preferred CPU ("2X", 0 when there is none). The scan
+ * covers the online CPUs (get_scan_cpumasks() without NUMA balancing); the
+ * CPUs visited are those of the LLCs of the scan's CPUs, each once.
+ * task_cache_work() records the scan's CPUs and each occupancy it
+ * computes; before it decides, C's three results (the CPU, its LLC's sum
+ * and the current LLC's sum) and the CPUs it visited are compared with the
+ * specification's on the same occupancies, under the scan's locks; after it
+ * decides, the preferred CPU it left in the group (moved or kept by the 2X
+ * rule) is compared with the specification's.
  *
  * An LLC here is a CPU's sd_llc domain. Not checked (counted as skipped):
  * a scan during which the domains were rebuilt (a cpuset partition holds
  * cpus_read_lock() as the scan does), and one whose domains split a
  * physical LLC (a partition or isolcpus=domain inside a cache), where C
  * compares llc_id()s, which the halves share: the specification does not
- * say which half is the current LLC then.
+ * say which half is the current LLC then. With NUMA balancing on, the
+ * scan's CPUs follow the threads' preferred nodes: only the CPUs visited
+ * are compared with the scan's then, not the scan with the online CPUs. The
+ * preferred CPU left in the group is not compared (skipped) when it is -1
+ * while the specification keeps or moves it to a CPU: the tick and the load
+ * balancer reset it to -1 concurrently (a process with too many threads for
+ * its LLC, or no scan for a while).
  */
 struct llc_choice {
 	int pref;		/* grp->cpu when the scan started */
+	int want;		/* the specification's grp->cpu after it, or INT_MIN */
 	int nr;
+	struct cpumask scan;	/* get_scan_cpumasks()'s CPUs */
 	struct {
 		int cpu;
 		unsigned long occ;
@@ -495,8 +507,25 @@ static struct llc_choice *llc_choice_begin(struct sched_cache_group *grp)
 		return NULL;
 	}
 	c->pref = READ_ONCE(grp->cpu);
+	c->want = INT_MIN;
 	c->nr = 0;
+	cpumask_clear(&c->scan);
 	return c;
+}
+
+/* Whether get_scan_cpumasks() follows the preferred nodes. */
+static bool llc_choice_numa(void)
+{
+#ifdef CONFIG_NUMA_BALANCING
+	return static_branch_likely(&sched_numa_balancing);
+#else
+	return false;
+#endif
+}
+
+static noinline void llc_choice_scan(struct llc_choice *c, const struct cpumask *cpus)
+{
+	cpumask_copy(&c->scan, cpus);
 }
 
 static noinline void llc_choice_record(struct llc_choice *c, int cpu, unsigned long occ)
@@ -562,6 +591,31 @@ static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_g
 		return;
 	}
 
+	/*
+	 * The scan: the online CPUs (without NUMA balancing; cpus_read_lock()
+	 * holds them); every CPU of it that has an LLC domain visited, and
+	 * every CPU visited in the LLC of a CPU of it.
+	 */
+	if (!llc_choice_numa() && !cpumask_equal(&c->scan, cpu_online_mask)) {
+		llc_choice_diverged("CPUs in a scan that is not the online CPUs:",
+				    cpumask_weight(&c->scan), cpumask_weight(cpu_online_mask));
+		goto out;
+	}
+	for_each_cpu(cpu, &c->scan) {
+		if (rcu_dereference_all(per_cpu(sd_llc, cpu)) &&
+		    llc_choice_occ_of(c, cpu, &visits) < 0) {
+			llc_choice_diverged("an unvisited CPU of the scan:", cpu, -1);
+			goto out;
+		}
+	}
+	for (j = 0; j < c->nr; j++) {
+		if (!c->e[j].sd ||
+		    !cpumask_intersects(sched_domain_span(c->e[j].sd), &c->scan)) {
+			llc_choice_diverged("visited a CPU outside the scan's LLCs:", c->e[j].cpu, -1);
+			goto out;
+		}
+	}
+
 	/* The LLCs of the CPUs visited, by their lowest CPU: sums and maxima. */
 	for_each_possible_cpu(cpu) {
 		struct sched_domain *sd;
@@ -612,8 +666,24 @@ static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_g
 		llc_choice_diverged("its LLC's occupancy", m_a_occ, best_sum);
 	if (curr_m_a_occ != cur_sum)
 		llc_choice_diverged("the current preferred LLC's occupancy", curr_m_a_occ, cur_sum);
+	c->want = best_sum > 2 * cur_sum ? best_cpu : c->pref;
 out:
 	free_cpumask_var(ids);
 	free_cpumask_var(done);
+}
+
+/* After the 2X rule: the preferred CPU task_cache_work() left in the group. */
+static noinline void llc_choice_left(struct llc_choice *c, struct sched_cache_group *grp)
+{
+	int cpu = READ_ONCE(grp->cpu);
+
+	if (c->want == INT_MIN)
+		return;
+	if (cpu == c->want)
+		atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_LEFT]);
+	else if (cpu == -1)
+		atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_SKIPPED]);
+	else
+		llc_choice_diverged("preferred CPU left in the group", cpu, c->want);
 }
 #endif /* CONFIG_SCHED_CACHE */

@@ -128,13 +128,16 @@ extern atomic_long_t sched_rust_llc_shadow_skipped;
  * (CONFIG_SCHED_CACHE, CONFIG_SCHED_RUST_CFS_SHADOW): scans checked, scans
  * whose sums move the preferred CPU, differences found, scans not checked
  * (no memory for the record, the group's preferred CPU changed or the sched
- * domains rebuilt during the scan, or an LLC split between two domains).
+ * domains rebuilt during the scan, an LLC split between two domains, or the
+ * preferred CPU reset to -1 concurrently after it), scans whose preferred
+ * CPU left in the group was compared.
  */
 enum sched_rust_llc_choice_count {
 	SCHED_RUST_CHOICE_CHECKS,
 	SCHED_RUST_CHOICE_MOVES,
 	SCHED_RUST_CHOICE_DIVERGED,
 	SCHED_RUST_CHOICE_SKIPPED,
+	SCHED_RUST_CHOICE_LEFT,
 	SCHED_RUST_CHOICE_NR,
 };
 
