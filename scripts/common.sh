@@ -42,7 +42,7 @@ log() {
 # everything it runs; another waits, and says for whom. A process a script
 # leaves running in the background (a console watcher) is started with
 # 9>&- so that it cannot keep the lock after the script has ended.
-if [ "${RSC_CACHE_LOCKED:-}" != "$CACHE" ]; then
+if [ "${SCHED_RUST_CACHE_LOCKED:-}" != "$CACHE" ]; then
 	mkdir -p "$CACHE"
 	exec 9>> "$CACHE/.lock"
 	if ! flock -n 9; then
@@ -51,7 +51,7 @@ if [ "${RSC_CACHE_LOCKED:-}" != "$CACHE" ]; then
 		flock 9
 	fi
 	echo "pid $$: $0 $*, since $(date -u '+%H:%M:%S UTC')" > "$CACHE/.lock.owner"
-	export RSC_CACHE_LOCKED=$CACHE
+	export SCHED_RUST_CACHE_LOCKED=$CACHE
 fi
 
 # Exit status of every script, and of the recipe behind every make target

@@ -280,7 +280,7 @@ st_selftests() {	# st_selftests <impl>
 		say "kselftest $impl $(grep -E '^(not )?ok [0-9]+ selftests:' /tmp/suite.out)"
 		# The failed cases: TAP's "not ok", test_cpuset_prs.sh's "Test ... failed".
 		grep -E '^# not ok |^# Test .* failed' /tmp/suite.out |
-			sed "s/^# /sched_rust: stress_suite_case $impl $name /" | tee -a $RSCLOG
+			sed "s/^# /sched_rust: stress_suite_case $impl $name /" | tee -a $SCHED_RUST_LOG
 		# The suite's own failure lines, then the end of its output.
 		[ $rc = 0 ] || { grep -E 'fail|FAIL|\*\*\*' /tmp/suite.out | head -n 20
 			tail -n 30 /tmp/suite.out; } | sed "s/^/$name $impl: /"

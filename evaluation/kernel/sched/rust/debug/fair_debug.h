@@ -52,6 +52,8 @@ static void llc_shadow_avg(u64 *avg, u64 sample, bool rust);
 struct llc_choice;
 static struct llc_choice *llc_choice_begin(struct sched_cache_group *grp);
 static noinline void llc_choice_record(struct llc_choice *c, int cpu, unsigned long occ);
+static noinline void llc_choice_scan(struct llc_choice *c, const struct cpumask *cpus);
+static noinline void llc_choice_left(struct llc_choice *c, struct sched_cache_group *grp);
 static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_group *grp,
 				      int m_a_cpu, unsigned long m_a_occ,
 				      unsigned long curr_m_a_occ);

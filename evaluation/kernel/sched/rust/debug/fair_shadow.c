@@ -481,17 +481,19 @@ static void llc_shadow_avg(u64 *avg, u64 sample, bool rust)
  * preferred CPU left in the group is not compared (skipped) when it is -1
  * while the specification keeps or moves it to a CPU: the tick and the load
  * balancer reset it to -1 concurrently (a process with too many threads for
- * its LLC, or no scan for a while).
+ * its LLC, or no scan for a while); nor when another scan began since (one
+ * of the next period, when this one took longer than a period).
  */
 struct llc_choice {
 	int pref;		/* grp->cpu when the scan started */
 	int want;		/* the specification's grp->cpu after it, or INT_MIN */
+	unsigned long next_scan; /* grp->next_scan, which this scan set */
 	int nr;
 	struct cpumask scan;	/* get_scan_cpumasks()'s CPUs */
 	struct {
 		int cpu;
 		unsigned long occ;
-		const struct sched_domain *sd;	/* its sd_llc then, compared only */
+		struct sched_domain *sd;	/* its sd_llc then (the scan's RCU section) */
 	} e[];
 };
 
@@ -508,6 +510,7 @@ static struct llc_choice *llc_choice_begin(struct sched_cache_group *grp)
 	}
 	c->pref = READ_ONCE(grp->cpu);
 	c->want = INT_MIN;
+	c->next_scan = READ_ONCE(grp->next_scan);
 	c->nr = 0;
 	cpumask_clear(&c->scan);
 	return c;
@@ -679,6 +682,16 @@ static noinline void llc_choice_left(struct llc_choice *c, struct sched_cache_gr
 
 	if (c->want == INT_MIN)
 		return;
+	/*
+	 * Another scan that began since (the next period's: a scan can take
+	 * longer than a period) writes the group's preferred CPU too. It set
+	 * next_scan (a full barrier) before it wrote: seen its write, seen that.
+	 */
+	smp_rmb();
+	if (READ_ONCE(grp->next_scan) != c->next_scan) {
+		atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_SKIPPED]);
+		return;
+	}
 	if (cpu == c->want)
 		atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_LEFT]);
 	else if (cpu == -1)
