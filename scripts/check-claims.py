@@ -183,12 +183,14 @@ def patched(commit, names):
     texts = [git("show", f"{commit}:patches/{n}.patch").stdout for n in names]
     if not os.path.isfile(os.path.join(PRISTINE, "Makefile")):
         return {"patches: the diffs": "".join(code_of(commit, f"patches/{n}.patch") or "" for n in names)}
-    # Documentation/ and MAINTAINERS do not reach the kernel's image.
-    files = sorted({f for t in texts for f in re.findall(r"^\+\+\+ b/(\S+)", t, re.M)
-                    if not f.startswith("Documentation/") and f != "MAINTAINERS"})
+    # Every file the patches touch is patched (a hunk that finds no file
+    # fails the whole series); Documentation/ and MAINTAINERS, which do not
+    # reach the kernel's image, are left out of the view.
+    touched = sorted({f for t in texts for f in re.findall(r"^\+\+\+ b/(\S+)", t, re.M)})
+    files = [f for f in touched if not f.startswith("Documentation/") and f != "MAINTAINERS"]
     view = {}
     with tempfile.TemporaryDirectory() as tree:
-        for f in files:
+        for f in touched:
             os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
             if os.path.exists(os.path.join(PRISTINE, f)):
                 shutil.copy(os.path.join(PRISTINE, f), os.path.join(tree, f))
@@ -196,7 +198,9 @@ def patched(commit, names):
             if re.search(r"^\+\+\+ b/", t, re.M) and subprocess.run(
                     ["patch", "-s", "-p1", "-d", tree, "--no-backup-if-mismatch", "-r", "-"],
                     input=t, text=True, capture_output=True).returncode:
-                return {f"patches/{n}.patch": "does not apply to " + PRISTINE}
+                # Never equal to another commit's view: a series that does
+                # not apply is a change (and at HEAD, an error: see stale()).
+                return {f"patches/{n}.patch": f"does not apply at {commit} to {PRISTINE}"}
         for f in files:
             try:
                 t = open(os.path.join(tree, f)).read()

@@ -19,7 +19,8 @@
 #    report, and no other;
 #  - make check-claims passes on the committed tree and fails on a figure
 #    changed by one digit and on a committed change to code a run measured;
-#  - check-claims takes a move of measured files for no change;
+#  - check-claims takes a move of measured files for no change, and a
+#    change to code a patch adds for one;
 #  - make rust-analyzer and make compile_commands.json, on make test's
 #    kernel, name the repository's files by their paths here;
 #  - scripts/check-instr.py passes on make test's kernel and fails on a
@@ -284,6 +285,16 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation
 		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "measured files moved"
 		expect 0 "check-claims after measured files moved in the repository" \
 			/usr/bin/python3 "$c/scripts/check-claims.py"
+		# A change to code a patch adds (the first line of code patch 0004
+		# adds to fair.c): the series as it applies has changed.
+		sed -i '0,/^+\t.*;$/s//& (void)0;/' "$c"/patches/0004-*.patch
+		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to a patch's code"
+		expect 1 "check-claims after a change to code a patch adds" \
+			/usr/bin/python3 "$c/scripts/check-claims.py"
+		grep -q "the code it measures changed since: .*kernel:kernel/sched/fair.c" "$tmp/out" &&
+			ok "check-claims names the file the patch changes" ||
+			ko "check-claims did not name kernel/sched/fair.c"
+		git -C "$c" -c user.name=h -c user.email=h@h revert -q --no-edit HEAD
 		echo "const _: () = ();" >> "$c/moved/eevdf.rs"
 		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to measured code"
 		expect 1 "check-claims after a change to code a run measured" \
