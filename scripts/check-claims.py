@@ -199,7 +199,7 @@ def patched(commit, names):
                     ["patch", "-s", "-p1", "-d", tree, "--no-backup-if-mismatch", "-r", "-"],
                     input=t, text=True, capture_output=True).returncode:
                 # Never equal to another commit's view: a series that does
-                # not apply is a change (and at HEAD, an error: see stale()).
+                # not apply is a change, which stale() names first.
                 return {f"patches/{n}.patch": f"does not apply at {commit} to {PRISTINE}"}
         for f in files:
             try:
@@ -262,7 +262,9 @@ def stale(commit, paths):
     if back:
         pat = re.compile("|".join(re.escape(k) for k in sorted(back, key=len, reverse=True)))
         now = {k: v if v is None else pat.sub(lambda m: back[m[0]], v) for k, v in now.items()}
-    return sorted(k for k in set(then) | set(now) if then.get(k) != now.get(k))
+    # A patch that does not apply (at either commit) first: it hides the rest.
+    return sorted((k for k in set(then) | set(now) if then.get(k) != now.get(k)),
+                  key=lambda k: (not k.startswith("patches/"), k))
 
 
 class Source:
