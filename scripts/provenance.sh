@@ -12,7 +12,7 @@
 # before and after) and the toolchain; "measures:" lists the repository's
 # paths whose content the figures depend on: scripts/check-claims.py
 # refuses a result whose commit's copy of them differs from HEAD's, or
-# that has no commit, or a dirty one.
+# that has no commit, or a tree dirty in one of them.
 
 provenance_begin() {
 	local out=$1 cmd=$2 shape=$3 measures=$4 dirty cfg
