@@ -103,9 +103,11 @@ def readable(path):
 
 def strip_comments(t):
     """C or Rust source without its comments and blank lines, whitespace
-    runs made one space: what the compiler sees of it, for the staleness
-    test (a comment or a blank line is not code). String and character
-    literals are kept whole; a Rust lifetime ('a) is not a literal."""
+    runs made one space and lines joined (but for preprocessor directives,
+    each a line of its own with its continuations): what the compiler sees
+    of it, for the staleness test (a comment, a blank line or a line
+    wrapped differently is not code). String and character literals are
+    kept whole; a Rust lifetime ('a) is not a literal."""
     out, i, n = [], 0, len(t)
     while i < n:
         c = t[i]
@@ -130,7 +132,22 @@ def strip_comments(t):
             out.append(c)
             i += 1
     lines = (re.sub(r"\s+", " ", l).strip() for l in "".join(out).split("\n"))
-    return "\n".join(l for l in lines if l)
+    res, code, cont = [], [], False
+    for l in (l for l in lines if l):
+        if cont:
+            res[-1] += " " + l
+        elif l.startswith("#"):
+            if code:
+                res.append(" ".join(code))
+                code = []
+            res.append(l)
+        else:
+            code.append(l)
+            continue
+        cont = l.endswith("\\")
+    if code:
+        res.append(" ".join(code))
+    return "\n".join(res)
 
 
 def code_of(commit, path):

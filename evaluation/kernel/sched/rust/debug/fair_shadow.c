@@ -614,7 +614,8 @@ static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_g
 	for (j = 0; j < c->nr; j++) {
 		if (!c->e[j].sd ||
 		    !cpumask_intersects(sched_domain_span(c->e[j].sd), &c->scan)) {
-			llc_choice_diverged("visited a CPU outside the scan's LLCs:", c->e[j].cpu, -1);
+			llc_choice_diverged("visited a CPU outside the scan's LLCs:",
+					    c->e[j].cpu, -1);
 			goto out;
 		}
 	}
