@@ -297,7 +297,7 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation
 			! grep -q "changed since: patches/" "$tmp/out" &&
 			ok "check-claims names the file the patch changes (the series applies)" ||
 			ko "check-claims did not name kernel/sched/fair.c, or the series did not apply"
-		git -C "$c" -c user.name=h -c user.email=h@h revert -q --no-edit HEAD
+		git -C "$c" -c user.name=h -c user.email=h@h revert --no-edit HEAD > /dev/null
 		echo "const _: () = ();" >> "$c/moved/eevdf.rs"
 		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to measured code"
 		expect 1 "check-claims after a change to code a run measured" \
