@@ -112,7 +112,9 @@ st_flip() {
 	local p impl n_tg_state=0 n_pick=0 n_llc=0
 	while [ $(now) -lt $END ]; do
 		for p in $PIECES; do
-			[ $(rnd 2) = 0 ] && continue
+			# Each piece once in the first round (the guest may run
+			# only a few rounds), then at random.
+			[ "$(eval echo \$n_$p)" -gt 0 ] && [ $(rnd 2) = 0 ] && continue
 			impl=rust
 			[ "$(cat $RC/$p)" = rust ] && impl=c
 			echo $impl > $RC/$p || fail "stress: cannot switch $p to $impl"
