@@ -38,7 +38,8 @@ checks instead of the history.
 
 The check fails on:
 - a source without provenance.txt written by its run, without a commit, with
-  a tree dirty in a file it measures (or in files it does not list), with a commit that is not an ancestor of HEAD, or whose
+  a tree dirty in a file it measures (or in files it does not list), with a
+  commit that is not an ancestor of HEAD, or whose
   commit's copy of the paths it measures ("measures:") differs from HEAD's:
   the kernel tree the series builds, file by kernel path (whichever folder
   of the repository holds it; the files the patches change as the patches,

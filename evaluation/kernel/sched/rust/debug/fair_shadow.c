@@ -487,7 +487,7 @@ static void llc_shadow_avg(u64 *avg, u64 sample, bool rust)
 struct llc_choice {
 	int pref;		/* grp->cpu when the scan started */
 	int want;		/* the specification's grp->cpu after it, or INT_MIN */
-	unsigned long next_scan; /* grp->next_scan, which this scan set */
+	unsigned long next_scan; /* grp->next_scan when the record began */
 	int nr;
 	struct cpumask scan;	/* get_scan_cpumasks()'s CPUs */
 	struct {
