@@ -7,9 +7,8 @@
 //! bindgen generates the types, variables and constants defined in the headers of `kernel/sched/`
 //! and, of their functions, `task_llc()` alone (`rust/Makefile`), not recursively: the types they
 //! use from the rest of the kernel are the global bindings', which this module re-exports, so
-//! that a `list_head` or a `sched_entity` is one type everywhere. The fields the pick, the group
-//! state and the LLC counters use are listed at the end of this file with their types, checked
-//! when the kernel is built. The
+//! that a `list_head` or a `sched_entity` is one type everywhere. The fields the abstractions use
+//! are listed at the end of this file with their types, checked when the kernel is built. The
 //! global bindings see only `kernel/sched/rust/sched_rust.h`, the prototypes of the entry
 //! points, where `struct rq`, `struct cfs_rq` and `struct task_group` are opaque: the
 //! abstractions take those (`super::ffi`) from C and cast them to the types defined here.
@@ -48,11 +47,9 @@ include!(concat!(
     "/rust/kernel/sched_bindings_generated.rs"
 ));
 
-// The fields of the scheduler's private structures that the pick, the group state and the LLC
-// counters use, each with the type it is used at: a field renamed, removed or retyped in
-// `kernel/sched/sched.h` fails the build on the line that names it, and a change to any other
-// field does not. Not listed yet: the epoch clock's `rq` fields (`cpu_runtime`, `cpu_epoch`,
-// `cpu_epoch_next`), which only their uses in `llc.rs` check.
+// The fields of the scheduler's private structures that `kernel::sched` uses, each with the type
+// it is used at: a field renamed, removed or retyped in `kernel/sched/sched.h` fails the build on
+// the line that names it, and a change to any other field does not.
 const _: () = {
     use crate::ffi::{c_uint, c_ulong};
 
@@ -63,6 +60,12 @@ const _: () = {
         let _: &c_uint = &v.nr_llc_running;
         #[cfg(CONFIG_SCHED_CACHE)]
         let _: &c_uint = &v.nr_pref_llc_running;
+        #[cfg(CONFIG_SCHED_CACHE)]
+        let _: &u64_ = &v.cpu_runtime;
+        #[cfg(CONFIG_SCHED_CACHE)]
+        let _: &c_ulong = &v.cpu_epoch;
+        #[cfg(CONFIG_SCHED_CACHE)]
+        let _: &c_ulong = &v.cpu_epoch_next;
     }
 
     fn cfs_rq_fields(v: &cfs_rq) {

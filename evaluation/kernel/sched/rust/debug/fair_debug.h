@@ -50,7 +50,7 @@ static void llc_shadow_counts(struct rq *rq, struct task_struct *p,
 static void llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched, bool rust);
 static void llc_shadow_avg(u64 *avg, u64 sample, bool rust);
 struct llc_choice;
-static struct llc_choice *llc_choice_begin(struct sched_cache_group *grp);
+static struct llc_choice *llc_choice_begin(struct sched_cache_group *grp, unsigned long now);
 static noinline void llc_choice_record(struct llc_choice *c, int cpu, unsigned long occ);
 static noinline void llc_choice_scan(struct llc_choice *c, const struct cpumask *cpus);
 static noinline void llc_choice_left(struct llc_choice *c, struct sched_cache_group *grp);
@@ -73,7 +73,8 @@ static inline void
 llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched, bool rust) { }
 static inline void llc_shadow_avg(u64 *avg, u64 sample, bool rust) { }
 struct llc_choice;
-static inline struct llc_choice *llc_choice_begin(struct sched_cache_group *grp)
+static inline struct llc_choice *llc_choice_begin(struct sched_cache_group *grp,
+						    unsigned long now)
 {
 	return NULL;
 }

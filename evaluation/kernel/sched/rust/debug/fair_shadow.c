@@ -482,22 +482,31 @@ static void llc_shadow_avg(u64 *avg, u64 sample, bool rust)
  * while the specification keeps or moves it to a CPU: the tick and the load
  * balancer reset it to -1 concurrently (a process with too many threads for
  * its LLC, or no scan for a while); nor when another scan began since (one
- * of the next period, when this one took longer than a period).
+ * of the next period, when this one took longer than a period), before or
+ * after the record of this one began. Nor is a scan compared during which
+ * the LLC domain of a CPU of the scan changed (a partition's rebuild holds
+ * cpus_read_lock() as a reader, as the scan does) or NUMA balancing was
+ * switched.
  */
 struct llc_choice {
 	int pref;		/* grp->cpu when the scan started */
 	int want;		/* the specification's grp->cpu after it, or INT_MIN */
+	bool own;		/* next_scan is the one this scan set */
+	bool numa;		/* NUMA balancing on when the scan began */
 	unsigned long next_scan; /* grp->next_scan when the record began */
 	int nr;
 	struct cpumask scan;	/* get_scan_cpumasks()'s CPUs */
 	struct {
+		/* the nr visits in their order */
 		int cpu;
 		unsigned long occ;
 		struct sched_domain *sd;	/* its sd_llc then (the scan's RCU section) */
+		/* by CPU number: the sd_llc of each CPU of the scan, when it began */
+		struct sched_domain *scan_sd;
 	} e[];
 };
 
-static struct llc_choice *llc_choice_begin(struct sched_cache_group *grp)
+static struct llc_choice *llc_choice_begin(struct sched_cache_group *grp, unsigned long now)
 {
 	struct llc_choice *c;
 
@@ -510,7 +519,13 @@ static struct llc_choice *llc_choice_begin(struct sched_cache_group *grp)
 	}
 	c->pref = READ_ONCE(grp->cpu);
 	c->want = INT_MIN;
+	/*
+	 * The deadline task_cache_work() set for the next scan, now plus the
+	 * period; another scan that began since set a later one (unless the
+	 * period changed meanwhile: then this scan is not compared either).
+	 */
 	c->next_scan = READ_ONCE(grp->next_scan);
+	c->own = c->next_scan == now + max_t(unsigned long, READ_ONCE(llc_epoch_period), 1);
 	c->nr = 0;
 	cpumask_clear(&c->scan);
 	return c;
@@ -528,7 +543,12 @@ static bool llc_choice_numa(void)
 
 static noinline void llc_choice_scan(struct llc_choice *c, const struct cpumask *cpus)
 {
+	int cpu;
+
 	cpumask_copy(&c->scan, cpus);
+	c->numa = llc_choice_numa();
+	for_each_cpu(cpu, cpus)
+		c->e[cpu].scan_sd = rcu_dereference_all(per_cpu(sd_llc, cpu));
 }
 
 static noinline void llc_choice_record(struct llc_choice *c, int cpu, unsigned long occ)
@@ -580,7 +600,12 @@ static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_g
 		if (rcu_dereference_all(per_cpu(sd_llc, c->e[j].cpu)) != c->e[j].sd)
 			break;
 	}
-	if (j < c->nr || READ_ONCE(grp->cpu) != c->pref) {
+	for_each_cpu(cpu, &c->scan) {
+		if (rcu_dereference_all(per_cpu(sd_llc, cpu)) != c->e[cpu].scan_sd)
+			break;
+	}
+	if (j < c->nr || cpu < nr_cpu_ids || READ_ONCE(grp->cpu) != c->pref ||
+	    llc_choice_numa() != c->numa) {
 		atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_SKIPPED]);
 		return;
 	}
@@ -599,7 +624,7 @@ static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_g
 	 * holds them); every CPU of it that has an LLC domain visited, and
 	 * every CPU visited in the LLC of a CPU of it.
 	 */
-	if (!llc_choice_numa() && !cpumask_equal(&c->scan, cpu_online_mask)) {
+	if (!c->numa && !cpumask_equal(&c->scan, cpu_online_mask)) {
 		llc_choice_diverged("CPUs in a scan that is not the online CPUs:",
 				    cpumask_weight(&c->scan), cpumask_weight(cpu_online_mask));
 		goto out;
@@ -612,8 +637,12 @@ static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_g
 		}
 	}
 	for (j = 0; j < c->nr; j++) {
-		if (!c->e[j].sd ||
-		    !cpumask_intersects(sched_domain_span(c->e[j].sd), &c->scan)) {
+		if (!c->e[j].sd) {
+			llc_choice_diverged("visited a CPU without an LLC domain:",
+					    c->e[j].cpu, -1);
+			goto out;
+		}
+		if (!cpumask_intersects(sched_domain_span(c->e[j].sd), &c->scan)) {
 			llc_choice_diverged("visited a CPU outside the scan's LLCs:",
 					    c->e[j].cpu, -1);
 			goto out;
@@ -666,11 +695,13 @@ static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_g
 		atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_MOVES]);
 	if (m_a_cpu != best_cpu)
 		llc_choice_diverged("preferred CPU", m_a_cpu, best_cpu);
-	if (m_a_occ != best_sum)
+	else if (m_a_occ != best_sum)
 		llc_choice_diverged("its LLC's occupancy", m_a_occ, best_sum);
-	if (curr_m_a_occ != cur_sum)
-		llc_choice_diverged("the current preferred LLC's occupancy", curr_m_a_occ, cur_sum);
-	c->want = best_sum > 2 * cur_sum ? best_cpu : c->pref;
+	else if (curr_m_a_occ != cur_sum)
+		llc_choice_diverged("the current preferred LLC's occupancy", curr_m_a_occ,
+				    cur_sum);
+	else	/* compared after the 2X rule only when C's inputs to it agree */
+		c->want = best_sum > 2 * cur_sum ? best_cpu : c->pref;
 out:
 	free_cpumask_var(ids);
 	free_cpumask_var(done);
@@ -683,6 +714,10 @@ static noinline void llc_choice_left(struct llc_choice *c, struct sched_cache_gr
 
 	if (c->want == INT_MIN)
 		return;
+	if (!c->own) {
+		atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_SKIPPED]);
+		return;
+	}
 	/*
 	 * Another scan that began since (the next period's: a scan can take
 	 * longer than a period) writes the group's preferred CPU too. It set
