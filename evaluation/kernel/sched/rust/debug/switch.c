@@ -39,7 +39,8 @@
  *                          with the shadow check on, every preferred-LLC
  *                          choice of task_cache_work() is compared with its
  *                          specification; reading prints "<on> <checks>
- *                          <moves> <divergences> <skipped>"
+ *                          <moves> <divergences> <skipped> <left>" (left:
+ *                          the preferred CPUs left in the group compared)
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
