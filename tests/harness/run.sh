@@ -119,6 +119,15 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^sched_rust: DONE'
 	expect 1 "the same console with no scan moving the preferred CPU" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	sed 's/^sched_rust: llc_choice \([0-9 ]*\) [0-9]*$/sched_rust: llc_choice \1 3/' "$con" > "$tmp/console"
 	expect 1 "the same console with the preferred CPU left compared after 3 scans" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	# test_cpu: a case that failed every Rust run and passed every C run
+	# fails the boot, and the report names it with its runs.
+	sed 's/^sched_rust: cgsel rust ok \([0-9]*\) test_cpucg_subtree_control$/sched_rust: cgsel rust not ok \1 test_cpucg_subtree_control/' "$con" > "$tmp/console"
+	expect 1 "the same console with a test_cpu case failing every Rust run only" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	if grep -q 'test_cpucg_subtree_control (failed [0-9]* of [0-9]* Rust runs, passed [0-9]* of [0-9]* C runs)' "$tmp/out"; then
+		ok "the report names the case failing on Rust only, with its runs"
+	else
+		ko "the report does not name test_cpucg_subtree_control with its runs"
+	fi
 	sed 's/^sched_rust: shadow \([0-9]*\) \([0-9]*\) 0$/sched_rust: shadow \1 \2 1/' "$con" > "$tmp/console"
 	expect 1 "the same console with one shadow divergence" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	# ... counted as one failed test by kunit.py, with KUnit's suites.
