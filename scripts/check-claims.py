@@ -194,18 +194,21 @@ PRISTINE = os.path.join(CACHE, "src/pristine")
 def patched(commit, names):
     """The kernel files the series' patches change, as the series leaves
     them ("kernel:<path>": the patches applied in order to the pristine
-    tree's copies; not Documentation/ and MAINTAINERS, which no build
-    reads), where the cache has the kernel source; else the diffs,
+    tree's copies; not Documentation/, tools/testing/ and MAINTAINERS,
+    which no kernel build reads: a run that runs the selftests names their
+    repository folder in its "measures:"), where the cache has the kernel source; else the diffs,
     in order, as one item (stricter: a hunk moved from one patch to another
     counts as a change). Either way a patch's number or message is not code."""
     texts = [git("show", f"{commit}:patches/{n}.patch").stdout for n in names]
     if not os.path.isfile(os.path.join(PRISTINE, "Makefile")):
         return {"patches: the diffs": "".join(code_of(commit, f"patches/{n}.patch") or "" for n in names)}
     # Every file the patches touch is patched (a hunk that finds no file
-    # fails the whole series); Documentation/ and MAINTAINERS, which do not
-    # reach the kernel's image, are left out of the view.
+    # fails the whole series); Documentation/, tools/testing/ and
+    # MAINTAINERS, which do not reach the kernel's image, are left out of
+    # the view.
     touched = sorted({f for t in texts for f in re.findall(r"^\+\+\+ b/(\S+)", t, re.M)})
-    files = [f for f in touched if not f.startswith("Documentation/") and f != "MAINTAINERS"]
+    files = [f for f in touched
+             if not f.startswith(("Documentation/", "tools/testing/")) and f != "MAINTAINERS"]
     view = {}
     with tempfile.TemporaryDirectory() as tree:
         for f in touched:

@@ -74,6 +74,21 @@ for p in "$TOP"/tests/boot/selftests/*.patch; do
 	patch -d "$ks" -p4 --forward --no-backup-if-mismatch -s -r - < "$p" ||
 		die "cannot apply $p to the kernel's selftests"
 done
+# This project's selftests (tests/selftests/sched_rust/, placed in the work
+# tree by the overlay as tools/testing/selftests/sched_rust/), built and
+# installed the same way; the guest runs them with run_kselftest.sh -c
+# sched_rust.
+if ! make -s -C "$WORK/tools/testing/selftests" TARGETS=sched_rust O="$d/ksbuild" \
+	INSTALL_PATH="$d/ks-sched-rust" "${kscc[@]}" install > "$d/ks.log" 2>&1; then
+	tail -n 20 "$d/ks.log" >&2
+	die "the selftests' install target failed for sched_rust (is the overlay applied?)"
+fi
+mv "$d/ks-sched-rust/sched_rust" "$ks/sched_rust"
+rm -rf "$d/ksbuild" "$d/ks.log" "$d/ks-sched-rust"
+for f in $(sed -n 's/^TEST_PROGS := //p' "$TOP/tests/selftests/sched_rust/Makefile") llc_threads lib.sh settings; do
+	[ -e "$ks/sched_rust/$f" ] || die "the selftests' install target did not install sched_rust/$f"
+done
+tests="$tests $(sed -n 's/^TEST_PROGS := //p' "$TOP/tests/selftests/sched_rust/Makefile" | tr ' ' '\n' | sed 's/^/sched_rust:/')"
 # shellcheck disable=SC2086 # $tests is a list of words
 printf '%s\n' $tests > "$ks/kselftest-list.txt"
 

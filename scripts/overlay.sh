@@ -61,7 +61,7 @@ while read -r src dst; do
 	[ -f "$TOP/$src" ] || fail "patches/series places $src, which does not exist"
 	sync_file "$TOP/$src" "$WORK/$dst"
 done <<< "$map"
-unplaced=$(cd "$TOP" && git ls-files kernel rust evaluation/kernel Documentation/scheduler 2>/dev/null |
+unplaced=$(cd "$TOP" && git ls-files kernel rust evaluation/kernel Documentation/scheduler tests/selftests 2>/dev/null |
 	grep -vxF -f <(awk '{ print $1 }' <<< "$map") || true)
 [ -z "$unplaced" ] || fail "patches/series places no copy of $(echo $unplaced) in the kernel tree: name each under the patch that adds it"
 

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# Shared by the sched_rust selftests: the kernel's shape, the runtime
+# switch, a cgroup tree, and the KTAP helpers of kselftest. Sourced by each
+# test after it sets $DIR to its own directory.
+#
+# The shape decides what a test can compare:
+#   debug  CONFIG_SCHED_RUST_CFS_DEBUG: every piece has a switch file under
+#          $RC and each test runs on Rust and on C;
+#   prod   CONFIG_SCHED_RUST_CFS=y alone: every piece on Rust, no switch;
+#          each test runs once, judged on what any kernel shows;
+#   none   the option is not built: every test skips.
+
+# shellcheck source=/dev/null # the selftests' helpers, installed beside
+. "$DIR/../kselftest/ktap_helpers.sh"
+
+RC=/sys/kernel/debug/sched/sched_rust
+CG=/sys/fs/cgroup
+PIECES="tg_state pick llc"
+
+shape() {
+	if [ -d $RC ]; then
+		echo debug
+	elif { zcat /proc/config.gz 2>/dev/null ||
+	       cat "/boot/config-$(uname -r)" 2>/dev/null; } | grep -q '^CONFIG_SCHED_RUST_CFS=y'; then
+		echo prod
+	elif grep -q ' sched_rust_' /proc/kallsyms 2>/dev/null; then
+		echo prod
+	else
+		echo none
+	fi
+}
+SHAPE=$(shape)
+
+# The sides a test runs on: both with the switch, the one it has without.
+sides() {
+	[ "$SHAPE" = debug ] && echo "rust c" || echo prod
+}
+
+# Every test needs root, debugfs and the cgroup2 cpu controller; a kernel
+# without the option skips the whole test.
+require() {	# require <plan>
+	ktap_print_header
+	if [ "$(id -u)" != 0 ]; then
+		ktap_skip_all "needs root"
+		exit "$KSFT_SKIP"
+	fi
+	if [ "$SHAPE" = none ]; then
+		ktap_skip_all "the kernel has no CONFIG_SCHED_RUST_CFS"
+		exit "$KSFT_SKIP"
+	fi
+	[ -d /sys/kernel/debug/sched ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	if ! grep -qw cpu $CG/cgroup.controllers 2>/dev/null; then
+		ktap_skip_all "no cgroup2 cpu controller at $CG"
+		exit "$KSFT_SKIP"
+	fi
+	ktap_print_msg "shape $SHAPE, $(grep -c ^processor /proc/cpuinfo) CPUs, kernel $(uname -r)"
+	ktap_set_plan "$1"
+}
+
+# Put every piece on one side (debug shape); false if the switch refused.
+use() {	# use rust|c|prod
+	local p
+	[ "$1" = prod ] && return 0
+	for p in $PIECES; do
+		[ -f $RC/$p ] || continue
+		echo "$1" > $RC/$p 2>/dev/null || return 1
+		[ "$(cat $RC/$p)" = "$1" ] || return 1
+	done
+}
+
+# One case from a list of problems: each problem as a diagnostic, then the
+# result (a case passes when it found none).
+problems=
+problem() { problems="$problems$*
+"; }
+verdict() {	# verdict <case name>
+	if [ -z "$problems" ]; then
+		ktap_test_pass "$1"
+	else
+		printf '%s' "$problems" | sed '/^$/d; s/^/# /'
+		ktap_test_fail "$1"
+	fi
+	problems=
+}
+
+# A cgroup tree of WIDTH + WIDTH^2 + ... + WIDTH^DEPTH groups under $ROOT,
+# sibling weights 100, 200, ...; its leaves in $LEAVES, its size in $NGROUPS.
+tree() {	# tree <root> <width> <depth>
+	ROOT=$1 NGROUPS=0 LEAVES=
+	echo +cpu > $CG/cgroup.subtree_control || problem "cannot enable the cpu controller"
+	mkdir "$ROOT" || { problem "mkdir $ROOT"; return 1; }
+	_tree "$ROOT" "$2" "$3"
+}
+_tree() {	# _tree <dir> <width> <levels left>
+	local i=1
+	if [ "$3" = 0 ]; then
+		LEAVES="$LEAVES $1"
+		return 0
+	fi
+	echo +cpu > "$1/cgroup.subtree_control" || problem "subtree_control of $1"
+	while [ $i -le "$2" ]; do
+		mkdir "$1/g$i" || { problem "mkdir $1/g$i"; return 1; }
+		echo $((i * 100)) > "$1/g$i/cpu.weight" || problem "cpu.weight of $1/g$i"
+		NGROUPS=$((NGROUPS + 1))
+		_tree "$1/g$i" "$2" $(($3 - 1)) || return 1
+		i=$((i + 1))
+	done
+}
+
+# Remove a tree, deepest groups first; false if a group is left.
+tree_remove() {	# tree_remove <root>
+	local d
+	[ -d "$1" ] || return 0
+	for d in $(find "$1" -mindepth 1 -type d | awk -F/ '{ print NF, $0 }' | sort -rn | cut -d' ' -f2); do
+		rmdir "$d" || problem "rmdir $d"
+	done
+	rmdir "$1" || problem "rmdir $1"
+	[ ! -d "$1" ]
+}
+
+# A debug counter file's fields ("" when the kernel has none).
+counters() { cat "$RC/$1" 2>/dev/null | tr '\n' ' '; }
