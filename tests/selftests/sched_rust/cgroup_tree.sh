@@ -13,6 +13,7 @@ DIR=$(dirname "$(readlink -f "$0")")
 . "$DIR/lib.sh"
 
 run=${SECONDS_RUN:-4}
+# shellcheck disable=SC2046 # the sides, one word each
 set -- $(sides)
 require $(($# * 5))
 

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC3043 # local: dash, BusyBox and bash have it (ktap_helpers.sh uses it)
 #
 # The debug kernel's cross-checks of Rust against C, read around a
 # scheduler workload (processes waking and sleeping in a small cgroup tree,

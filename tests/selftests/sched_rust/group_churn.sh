@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC3043 # local: dash, BusyBox and bash have it (ktap_helpers.sh uses it)
 #
 # Task-group churn, on each side: a tree of 340 groups (4 wide, 4 deep),
 # each with its per-CPU cfs_tg_state, built and removed ROUNDS times
@@ -13,6 +14,7 @@ DIR=$(dirname "$(readlink -f "$0")")
 . "$DIR/lib.sh"
 
 rounds=${ROUNDS:-3}
+# shellcheck disable=SC2046 # the sides, one word each
 set -- $(sides)
 require $(($# * 2))
 

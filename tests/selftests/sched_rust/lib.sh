@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC3043 # local: dash, BusyBox and bash have it (ktap_helpers.sh uses it)
 # shellcheck shell=sh
 #
 # Shared by the sched_rust selftests: the kernel's shape, the runtime

@@ -17,6 +17,7 @@ DIR=$(dirname "$(readlink -f "$0")")
 
 secs=${LLC_SECONDS:-6}
 knob=/sys/kernel/debug/sched/llc_balancing/aggr_tolerance
+# shellcheck disable=SC2046 # the sides, one word each
 set -- $(sides)
 require $(($# * 3))
 if [ ! -f $knob ]; then

@@ -7,6 +7,7 @@
  * (all threads' passes over the buffer) and exits 0.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 
 #define BUF_SIZE (1 << 20)
 
-static volatile int stop;
+static atomic_int stop;
 static char *buf;
 
 static void *walk(void *arg)
@@ -24,7 +25,7 @@ static void *walk(void *arg)
 	unsigned long sum = 0;
 	size_t i;
 
-	while (!stop) {
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		for (i = 0; i < BUF_SIZE; i += 64)
 			sum += buf[i]++;
 		if (!(++*passes % 8))
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
 		}
 	}
 	sleep(seconds);
-	stop = 1;
+	atomic_store(&stop, 1);
 	for (i = 0; i < n; i++) {
 		pthread_join(tid[i], NULL);
 		total += passes[i];
