@@ -30,7 +30,7 @@ for side; do
 	for l in $LEAVES; do
 		sh -c 'while :; do :; done' &
 		echo $! > $l/cgroup.procs || problem "attach a CPU-bound task to $l"
-		pids="$pids $!" busy="$busy $l"
+		pids="$pids $!" busy="$busy $!"
 		sh -c 'while :; do sleep 0.01; done' &
 		echo $! > $l/cgroup.procs || problem "attach a sleeping task to $l"
 		pids="$pids $!"
@@ -46,28 +46,40 @@ for side; do
 	verdict "$side: sched/debug lists the tasks with their eligibility ($lines lines in $reads reads)"
 
 	sleep "$run"
-	idle=0
-	for l in $busy; do
-		u=$(awk '$1 == "usage_usec" { print $2 }' $l/cpu.stat)
-		[ "${u:-0}" -gt 0 ] || idle=$((idle + 1))
-	done
-	[ $idle = 0 ] || problem "$idle of $(echo $busy | wc -w) leaves got no CPU time in ${run}s"
-	verdict "$side: every leaf's CPU-bound task ran"
-
 	# g1 may use 20 ms per 100 ms period: it must have been throttled,
 	# and its usage may exceed quota x time by no more than a period's
-	# quota plus 50 % (the tasks' start, the tick's granularity).
+	# quota plus 50 % (the tasks' start, the tick's granularity). Read
+	# under the load, then the load stopped before the leaves are read.
 	ms=$(awk -v t0="$t0" '{ printf "%d", ($1 - t0) * 1000 }' /proc/uptime)
-	thr=$(awk '$1 == "nr_throttled" { print $2 }' $root/g1/cpu.stat)
-	use_us=$(awk '$1 == "usage_usec" { print $2 }' $root/g1/cpu.stat)
-	[ "${thr:-0}" -gt 0 ] || problem "g1 was never throttled in ${ms} ms"
+	cg_stat $root/g1 nr_throttled
+	thr=$STAT
+	cg_stat $root/g1 usage_usec
+	use_us=$STAT
+	# Each CPU-bound task's own run time (/proc/<pid>/schedstat, or its
+	# utime and stime ticks without CONFIG_SCHED_INFO), read with the
+	# shell's read: no fork under the load.
+	idle=0
+	for p in $busy; do
+		rt=0
+		if [ -r /proc/$p/schedstat ]; then
+			read -r rt _ < /proc/$p/schedstat
+		else
+			read -r _ _ _ _ _ _ _ _ _ _ _ _ _ ut st _ < /proc/$p/stat
+			rt=$((ut + st))
+		fi
+		[ "${rt:-0}" -gt 0 ] || idle=$((idle + 1))
+	done
+	kill $pids 2>/dev/null
+	wait 2>/dev/null
+	[ $idle = 0 ] || problem "$idle of $(echo $busy | wc -w) CPU-bound tasks got no CPU time in ${ms} ms"
+	verdict "$side: every leaf's CPU-bound task ran"
+
+	[ "$thr" -gt 0 ] || problem "g1 was never throttled in ${ms} ms"
 	lim=$(( (ms * 200 + 20000) * 3 / 2 ))
-	[ "${use_us:-0}" -le $lim ] ||
+	[ "$use_us" -le $lim ] ||
 		problem "g1 used ${use_us} us in ${ms} ms, more than 20 % plus a period, +50 % ($lim us)"
 	verdict "$side: cpu.max throttles g1 to its quota ($thr throttled periods, ${use_us} us in ${ms} ms)"
 
-	kill $pids 2>/dev/null
-	wait 2>/dev/null
 	tree_remove $root || problem "the tree is still there"
 	verdict "$side: the tree removed"
 done

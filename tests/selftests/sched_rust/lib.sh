@@ -121,5 +121,15 @@ tree_remove() {	# tree_remove <root>
 	[ ! -d "$1" ]
 }
 
+# A cgroup's cpu.stat field into $STAT without a fork (a loaded guest takes
+# long to fork): cg_stat <cgroup> <field>.
+cg_stat() {
+	local k v
+	STAT=0
+	while read -r k v; do
+		[ "$k" = "$2" ] && STAT=$v
+	done < "$1/cpu.stat"
+}
+
 # A debug counter file's fields ("" when the kernel has none).
 counters() { cat "$RC/$1" 2>/dev/null | tr '\n' ' '; }

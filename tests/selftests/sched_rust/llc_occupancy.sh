@@ -74,7 +74,7 @@ for side; do
 		ktap_test_skip "$side: a thread got a preferred LLC (one LLC: nothing to prefer)"
 	else
 		[ $best -gt 0 ] || problem "no thread of llc_threads had a preferred LLC in ${secs}s"
-		verdict "$side: a thread got a preferred LLC (at most $best of 4 at once)"
+		verdict "$side: a thread got a preferred LLC (at most $best of its 5 threads at once)"
 	fi
 	sleep 1
 	left=$(awk '$1 == "cpu" && ($6 || $8) { printf "cpu%s: %s %s; ", $2, $6, $8 }' $RC/llc_state)
