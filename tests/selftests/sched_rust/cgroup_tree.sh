@@ -39,11 +39,13 @@ for side; do
 	reads=0 lines=0
 	while [ $reads -lt 5 ]; do
 		n=$(grep -cE ' [EN] +-?[0-9]+\.[0-9]{6} ' /sys/kernel/debug/sched/debug)
-		[ "$n" -gt 0 ] || problem "sched/debug read $((reads + 1)) listed no task with its eligibility"
+		[ "$n" -gt 0 ] ||
+			problem "sched/debug read $((reads + 1)) listed no task with eligibility"
 		lines=$((lines + n)) reads=$((reads + 1))
 		sleep 0.2
 	done
-	verdict "$side: sched/debug lists the tasks with their eligibility ($lines lines in $reads reads)"
+	verdict "$side: sched/debug lists the tasks with their eligibility" \
+		"($lines lines in $reads reads)"
 
 	sleep "$run"
 	# g1 may use 20 ms per 100 ms period: it must have been throttled,
@@ -71,14 +73,17 @@ for side; do
 	done
 	kill $pids 2>/dev/null
 	wait 2>/dev/null
-	[ $idle = 0 ] || problem "$idle of $(echo $busy | wc -w) CPU-bound tasks got no CPU time in ${ms} ms"
+	[ $idle = 0 ] ||
+		problem "$idle of $(echo $busy | wc -w) CPU-bound tasks got no CPU time in ${ms} ms"
 	verdict "$side: every leaf's CPU-bound task ran"
 
 	[ "$thr" -gt 0 ] || problem "g1 was never throttled in ${ms} ms"
 	lim=$(( (ms * 200 + 20000) * 3 / 2 ))
 	[ "$use_us" -le $lim ] ||
-		problem "g1 used ${use_us} us in ${ms} ms, more than 20 % plus a period, +50 % ($lim us)"
-	verdict "$side: cpu.max throttles g1 to its quota ($thr throttled periods, ${use_us} us in ${ms} ms)"
+		problem "g1 used ${use_us} us in ${ms} ms," \
+			"more than 20 % plus a period, +50 % ($lim us)"
+	verdict "$side: cpu.max throttles g1 to its quota" \
+		"($thr throttled periods, ${use_us} us in ${ms} ms)"
 
 	tree_remove $root || problem "the tree is still there"
 	verdict "$side: the tree removed"

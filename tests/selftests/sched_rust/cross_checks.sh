@@ -43,7 +43,12 @@ get() {	# get <file> checks|diffs
 	local f
 	f=$(field "$1" "$2")
 	if [ "$f" = sum ]; then
-		counters "$1" | awk '{ for (i = 4; i < NF; i++) if ($(i + 1) ~ /^[0-9]+$/ && $i !~ /^[0-9]+$/) s += $(i + 1); print s + 0 }'
+		counters "$1" | awk '{
+			for (i = 4; i < NF; i++)
+				if ($(i + 1) ~ /^[0-9]+$/ && $i !~ /^[0-9]+$/)
+					s += $(i + 1)
+			print s + 0
+		}'
 	else
 		counters "$1" | awk -v f="$f" '{ print $f + 0 }'
 	fi

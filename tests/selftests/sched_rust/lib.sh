@@ -23,8 +23,8 @@ PIECES="tg_state pick llc"
 shape() {
 	if [ -d $RC ]; then
 		echo debug
-	elif { zcat /proc/config.gz 2>/dev/null ||
-	       cat "/boot/config-$(uname -r)" 2>/dev/null; } | grep -q '^CONFIG_SCHED_RUST_CFS=y'; then
+	elif { zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null; } |
+	     grep -q '^CONFIG_SCHED_RUST_CFS=y'; then
 		echo prod
 	elif grep -q ' sched_rust_' /proc/kallsyms 2>/dev/null; then
 		echo prod
@@ -51,7 +51,7 @@ require() {	# require <plan>
 		ktap_skip_all "the kernel has no CONFIG_SCHED_RUST_CFS"
 		exit "$KSFT_SKIP"
 	fi
-	[ -d /sys/kernel/debug/sched ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	[ -d /sys/kernel/debug/sched ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
 	if ! grep -qw cpu $CG/cgroup.controllers 2>/dev/null; then
 		ktap_skip_all "no cgroup2 cpu controller at $CG"
 		exit "$KSFT_SKIP"
@@ -76,12 +76,12 @@ use() {	# use rust|c|prod
 problems=
 problem() { problems="$problems$*
 "; }
-verdict() {	# verdict <case name>
+verdict() {	# verdict <case name, in one or more words>
 	if [ -z "$problems" ]; then
-		ktap_test_pass "$1"
+		ktap_test_pass "$*"
 	else
 		printf '%s' "$problems" | sed '/^$/d; s/^/# /'
-		ktap_test_fail "$1"
+		ktap_test_fail "$*"
 	fi
 	problems=
 }
@@ -114,7 +114,8 @@ _tree() {	# _tree <dir> <width> <levels left>
 tree_remove() {	# tree_remove <root>
 	local d
 	[ -d "$1" ] || return 0
-	for d in $(find "$1" -mindepth 1 -type d | awk -F/ '{ print NF, $0 }' | sort -rn | cut -d' ' -f2); do
+	for d in $(find "$1" -mindepth 1 -type d | awk -F/ '{ print NF, $0 }' | sort -rn |
+		   cut -d' ' -f2); do
 		rmdir "$d" || problem "rmdir $d"
 	done
 	rmdir "$1" || problem "rmdir $1"

@@ -22,7 +22,8 @@ set -- $(sides)
 require $(($# * 3))
 if [ ! -f $knob ]; then
 	for side; do
-		for c in "the threads ran" "a thread got a preferred LLC" "the LLC counters back to 0"; do
+		for c in "the threads ran" "a thread got a preferred LLC" \
+			 "the LLC counters back to 0"; do
 			ktap_test_skip "$side: $c (no CONFIG_SCHED_CACHE: no $knob)"
 		done
 	done
@@ -50,7 +51,8 @@ for side; do
 	while [ $i -lt "$secs" ]; do
 		sleep 1
 		if [ -f $RC/llc_state ]; then
-			k=$(awk -v tgid=$t '$1 == "task" && $4 == tgid { n++ } END { print n + 0 }' $RC/llc_state)
+			k=$(awk -v p=$t '$1 == "task" && $4 == p { n++ } END { print n + 0 }' \
+				$RC/llc_state)
 			[ "$k" -gt $best ] && best=$k
 		fi
 		i=$((i + 1))
@@ -66,19 +68,24 @@ for side; do
 	verdict "$side: the threads ran ($out)"
 
 	if [ ! -f $RC/llc_state ]; then
-		ktap_test_skip "$side: a thread got a preferred LLC (no sched_rust/llc_state: the debug option)"
-		ktap_test_skip "$side: the LLC counters back to 0 (no sched_rust/llc_state: the debug option)"
+		why="no sched_rust/llc_state: the debug option"
+		ktap_test_skip "$side: a thread got a preferred LLC ($why)"
+		ktap_test_skip "$side: the LLC counters back to 0 ($why)"
 		continue
 	fi
 	if [ "$llcs" -lt 2 ]; then
 		ktap_test_skip "$side: a thread got a preferred LLC (one LLC: nothing to prefer)"
 	else
-		[ $best -gt 0 ] || problem "no thread of llc_threads had a preferred LLC in ${secs}s"
-		verdict "$side: a thread got a preferred LLC (at most $best of its 5 threads at once)"
+		[ $best -gt 0 ] ||
+			problem "no thread of llc_threads had a preferred LLC in ${secs}s"
+		verdict "$side: a thread got a preferred LLC" \
+			"(at most $best of its 5 threads at once)"
 	fi
 	sleep 1
-	left=$(awk '$1 == "cpu" && ($6 || $8) { printf "cpu%s: %s %s; ", $2, $6, $8 }' $RC/llc_state)
-	[ -z "$left" ] || problem "nr_llc_running, nr_pref_llc_running left after the workload: $left"
+	left=$(awk '$1 == "cpu" && ($6 || $8) { printf "cpu%s: %s %s; ", $2, $6, $8 }' \
+		$RC/llc_state)
+	[ -z "$left" ] ||
+		problem "nr_llc_running, nr_pref_llc_running left after the workload: $left"
 	verdict "$side: the LLC counters back to 0"
 done
 echo "$tol" > $knob

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BUF_SIZE (1 << 20)
+#define BUF_SIZE (1024 * 1024)
 
 static atomic_int stop;
 static char *buf;
