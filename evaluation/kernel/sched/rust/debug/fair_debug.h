@@ -74,7 +74,7 @@ llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched, bool rust) 
 static inline void llc_shadow_avg(u64 *avg, u64 sample, bool rust) { }
 struct llc_choice;
 static inline struct llc_choice *llc_choice_begin(struct sched_cache_group *grp,
-						    unsigned long now)
+						  unsigned long now)
 {
 	return NULL;
 }
