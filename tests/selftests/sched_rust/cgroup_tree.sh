@@ -26,6 +26,9 @@ for side; do
 	echo "20000 100000" > $root/g1/cpu.max || problem "cpu.max of g1"
 	verdict "$side: a tree of 84 groups"
 
+	# From before the first task is attached: g1's leaves come first and
+	# run while the others are attached (tens of seconds under QEMU).
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	pids= busy=
 	for l in $LEAVES; do
 		sh -c 'while :; do :; done' &
@@ -35,7 +38,6 @@ for side; do
 		echo $! > $l/cgroup.procs || problem "attach a sleeping task to $l"
 		pids="$pids $!"
 	done
-	t0=$(cut -d' ' -f1 /proc/uptime)
 	reads=0 lines=0
 	while [ $reads -lt 5 ]; do
 		n=$(grep -cE ' [EN] +-?[0-9]+\.[0-9]{6} ' /sys/kernel/debug/sched/debug)
