@@ -84,11 +84,14 @@ if ! make -s -C "$WORK/tools/testing/selftests" TARGETS=sched_rust O="$d/ksbuild
 	die "the selftests' install target failed for sched_rust (is the overlay applied?)"
 fi
 mv "$d/ks-sched-rust/sched_rust" "$ks/sched_rust"
+# Its tests as its own install listed them.
+srk=$(grep '^sched_rust:' "$d/ks-sched-rust/kselftest-list.txt")
 rm -rf "$d/ksbuild" "$d/ks.log" "$d/ks-sched-rust"
-for f in $(sed -n 's/^TEST_PROGS := //p' "$TOP/tests/selftests/sched_rust/Makefile") llc_threads lib.sh settings; do
+[ -n "$srk" ] || die "the selftests' install target listed no sched_rust test"
+for f in ${srk//sched_rust:/} llc_threads lib.sh settings; do
 	[ -e "$ks/sched_rust/$f" ] || die "the selftests' install target did not install sched_rust/$f"
 done
-tests="$tests $(sed -n 's/^TEST_PROGS := //p' "$TOP/tests/selftests/sched_rust/Makefile" | tr ' ' '\n' | sed 's/^/sched_rust:/')"
+tests="$tests $srk"
 # shellcheck disable=SC2086 # $tests is a list of words
 printf '%s\n' $tests > "$ks/kselftest-list.txt"
 

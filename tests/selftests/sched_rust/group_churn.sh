@@ -43,6 +43,8 @@ for side; do
 	sleep 2
 	p1=$(percpu_kb)
 	verdict "$side: $rounds rounds of 340 groups built and removed"
+	[ -n "$p0" ] && [ -n "$p1" ] || problem "no Percpu line in /proc/meminfo"
+	[ -n "$g0" ] || problem "no cpu line in /proc/cgroups"
 	[ $((p1 - p0)) -le 512 ] ||
 		problem "Percpu grew by $((p1 - p0)) kB over $rounds rounds ($p0 -> $p1 kB)"
 	[ "$(groups)" = "$g0" ] || problem "the cpu controller counts $(groups) groups, $g0 before"
