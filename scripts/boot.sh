@@ -436,6 +436,13 @@ if grep -q '^sched_rust: cgsel ' "$con"; then
 	echo "             test_cpu (kernel selftest):"
 	printf '%s\n' "$cgsel" | sed 's/^/               /'
 fi
+# This project's kselftests: each test's result.
+if grep -q '^sched_rust: ksft_sched_rust_plan ' "$con"; then
+	echo "             sched_rust kselftests: $(sed -n 's/^sched_rust: ksft_sched_rust ok [0-9]* selftests: sched_rust: //p' "$con" |
+		wc -l) of $(sed -n 's/^sched_rust: ksft_sched_rust_plan //p' "$con" | head -n1) passed" \
+		"(runner exit $(sed -n 's/^sched_rust: ksft_sched_rust_exit //p' "$con" | head -n1))"
+	sed -n 's/^sched_rust: ksft_sched_rust not ok [0-9]* selftests: sched_rust: /               FAILED: /p' "$con"
+fi
 sed -n 's/^sched_rust: run /             /p' "$con"
 figure 'cpu.max 20%: ' | sed 's/^/             cpu.max 20%: /'
 [ -n "${weights_report:-}" ] && printf '%s\n' "$weights_report" | sed '1s/^/weights:     /; 2,$s/^/             /'

@@ -294,6 +294,34 @@ if [ "$mode" = test ]; then
 	[ -z "$rust_only" ] || problems+=("test_cpu cases failing on Rust only: $rust_only")
 fi
 
+# This project's kselftests (tests/selftests/sched_rust/), in the test and
+# production modes: the runner ran as many tests as its list has, each
+# passed (a test skips its own cases that the kernel cannot run; on the
+# test kernel, which has every option they use, none may skip), and the
+# runner exited 0.
+if [ "$mode" = test ] || [ "$mode" = prod ]; then
+	check "sched_rust kselftests: every test ran and passed"
+	plan=$(sget ksft_sched_rust_plan | head -n1)
+	kexit=$(sget ksft_sched_rust_exit | head -n1)
+	nok=$(sget ksft_sched_rust | grep -cE '^ok [0-9]+ selftests: sched_rust: ')
+	nall=$(sget ksft_sched_rust | grep -cE '^(not )?ok [0-9]+ selftests: sched_rust: ')
+	if [ -z "$plan" ] || [ "$plan" = 0 ]; then
+		problems+=("sched_rust kselftests: no test listed ('${plan:-no ksft_sched_rust_plan line}')")
+	elif [ "$nall" != "$plan" ] || [ "$nok" != "$plan" ]; then
+		problems+=("sched_rust kselftests: $nok of $plan passed, $nall reported")
+	fi
+	[ "$kexit" = 0 ] || problems+=("sched_rust kselftests: the runner exited '${kexit:-no ksft_sched_rust_exit line}'")
+	while IFS= read -r l; do
+		problems+=("sched_rust kselftests: $l")
+	done < <(sget ksft_sched_rust_case | grep -E '^not ok ')
+	if [ "$mode" = test ]; then
+		n=$(sget ksft_sched_rust | grep -cE '# SKIP')
+		[ "$n" = 0 ] || problems+=("sched_rust kselftests: $n tests skipped on the test kernel")
+		n=$(sget ksft_sched_rust_case | grep -cE '# SKIP')
+		[ "$n" = 0 ] || problems+=("sched_rust kselftests: $n cases skipped on the test kernel: $(sget ksft_sched_rust_case | grep -E '# SKIP' | tr '\n' ';')")
+	fi
+fi
+
 # The stress phase (tests/boot/stress.sh): in the stress mode, and in the
 # test mode of a kernel built for it. Everything it claims to have done
 # must have happened, every tool must have exited 0, and every kernel
