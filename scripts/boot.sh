@@ -397,54 +397,40 @@ else
 	echo "shape:       production kernel without the Rust pieces (CONFIG_SCHED_RUST_CFS unset: fair.c's C)"
 fi
 [ "$mode" = prod ] && echo "             guest: $(guest_fact shape); sched/preempt: $(guest_fact preempt)"
-[ "$mode" = test ] || [ "$mode" = prod ] &&
-	echo "workload:    $(guest_fact cgroups | sed 's/leaves/groups,/') leaves, $(guest_fact tasks) tasks; teardown: $(grep -q '^sched_rust: teardown done' "$con" && echo ok || echo missing)"
-sed -n 's/^sched_rust: stat /             /p' "$con"
-# print_task() (sched/debug) read under the workload with the pick on Rust
-# (the test workload's cgroup phase; make bench-latency builds the tree without it).
-if [ "$mode" = prod ] && grep -q '^sched_rust: cgroups ' "$con"; then
-	echo "             sched/debug under load: $(guest_fact sched_debug)"
-	sed -n 's/^sched_rust: hotplug /             CPU hotplug under hackbench: /p' "$con"
-	sed -n 's/^sched_rust: llc_run prod /             LLC workload: /p' "$con"
-	sed -n 's/^sched_rust: stress_suite prod /             selftest /p' "$con"
-fi
-if [ "$mode" = test ] && grep -q '^sched_rust: cgroups ' "$con"; then
-	sdbg=$(guest_fact sched_debug)
-	echo "             sched/debug under load: ${sdbg:-missing}"
-fi
-sed -n 's/^sched_rust: churn /             churn /p' "$con"
-pc=$(sed -n 's/^sched_rust: percpu_kb //p' "$con")
-[ -n "$pc" ] && echo "             Percpu (kB): $pc"
-sed -n 's/^sched_rust: llc \(rust\|c\) /             LLC aggregation on \1: /p' "$con"
-llc_after=$(sed -n 's/^sched_rust: llc_counters_after //p' "$con")
-[ -n "$llc_after" ] && echo "             LLC counters after the workloads (sum over CPUs): $llc_after"
-# test_cpu on each side: "ok/not ok N name" per implementation.
-if grep -q '^sched_rust: cgsel ' "$con"; then
-	cgsel=$(sed -n 's/^sched_rust: cgsel //p' "$con" | awk '
-		{ impl = $1; name = $NF; pass[impl, name] += ($2 == "ok"); runs[impl, name]++; names[name] = 1 }
-		END {
-			for (n in names) {
-				if (runs["prod", n]) {	# a production kernel: one side
-					printf "%s passed %d/%d\n", n, pass["prod", n], runs["prod", n]
-					continue
-				}
-				pr = pass["rust", n]; rr = runs["rust", n]; pc = pass["c", n]; rc = runs["c", n]
-				printf "%s rust=%d/%d c=%d/%d%s\n", n, pr, rr, pc, rc,
-					(rr && !pr && rc && pc == rc) ? " RUST-ONLY" : ""
-			}
-		}' | sort)
-	echo "             test_cpu (kernel selftest):"
-	printf '%s\n' "$cgsel" | sed 's/^/               /'
-fi
-# This project's kselftests: each test's result.
+# This project's kselftests, the test and production boots' workloads of
+# the pieces: the runner's verdict, then each test's cases.
 if grep -q '^sched_rust: ksft_sched_rust_plan ' "$con"; then
-	echo "             sched_rust kselftests: $(sed -n 's/^sched_rust: ksft_sched_rust ok [0-9]* selftests: sched_rust: //p' "$con" |
-		wc -l) of $(sed -n 's/^sched_rust: ksft_sched_rust_plan //p' "$con" | head -n1) passed" \
-		"(runner exit $(sed -n 's/^sched_rust: ksft_sched_rust_exit //p' "$con" | head -n1))"
-	sed -n 's/^sched_rust: ksft_sched_rust not ok [0-9]* selftests: sched_rust: /               FAILED: /p' "$con"
+	echo "kselftests:  sched_rust: $(sed -n 's/^sched_rust: ksft_sched_rust ok [0-9]* selftests: sched_rust: //p' "$con" |
+		wc -l) of $(guest_fact ksft_sched_rust_plan) tests passed (runner exit $(guest_fact ksft_sched_rust_exit))"
+	sed -n 's/^sched_rust: ksft_sched_rust not ok [0-9]* selftests: sched_rust: /             FAILED: /p' "$con"
+	sed -n 's/^sched_rust: ksft_sched_rust_case \([a-z_]*\) \(not ok\|ok\) [0-9]* /             \1: \2 /p' "$con"
 fi
-sed -n 's/^sched_rust: run /             /p' "$con"
-figure 'cpu.max 20%: ' | sed 's/^/             cpu.max 20%: /'
+# The rest of the workload: CPU hotplug and the kernel's selftests on a
+# production kernel, test_cpu per side ("ok/not ok N name" per
+# implementation), the field's tools.
+{
+	if [ "$mode" = prod ]; then
+		sed -n 's/^sched_rust: hotplug /CPU hotplug under hackbench: /p' "$con"
+		sed -n 's/^sched_rust: stress_suite prod /selftest /p' "$con"
+	fi
+	if grep -q '^sched_rust: cgsel ' "$con"; then
+		echo "test_cpu (kernel selftest):"
+		sed -n 's/^sched_rust: cgsel //p' "$con" | awk '
+			{ impl = $1; name = $NF; pass[impl, name] += ($2 == "ok"); runs[impl, name]++; names[name] = 1 }
+			END {
+				for (n in names) {
+					if (runs["prod", n]) {	# a production kernel: one side
+						printf "%s passed %d/%d\n", n, pass["prod", n], runs["prod", n]
+						continue
+					}
+					pr = pass["rust", n]; rr = runs["rust", n]; pc = pass["c", n]; rc = runs["c", n]
+					printf "%s rust=%d/%d c=%d/%d%s\n", n, pr, rr, pc, rc,
+						(rr && !pr && rc && pc == rc) ? " RUST-ONLY" : ""
+				}
+			}' | sort | sed 's/^/  /'
+	fi
+	sed -n 's/^sched_rust: run //p' "$con"
+} | sed '1s/^/workload:    /; 2,$s/^/             /'
 [ -n "${weights_report:-}" ] && printf '%s\n' "$weights_report" | sed '1s/^/weights:     /; 2,$s/^/             /'
 [ -n "${cpumax_mode_report:-}" ] && printf '%s\n' "$cpumax_mode_report" | sed '1s/^/cpucg_max:   /; 2,$s/^/             /'
 # Route shares of the picks, per implementation (the state decides the route).

@@ -107,7 +107,8 @@ expect 4 "check-unsound with no build" env RUST_SCHED_CFS_CACHE="$tmp/cache" scr
 con=$(bootdir test)/console.log
 if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^sched_rust: DONE' "$con"; then
 	expect 0 "the last make test console checked again" env BOOT_NAME=harness BOOT_CONSOLE="$con" scripts/boot.sh test
-	for drop in '^sched_rust: DONE' '^sched_rust: shadow ' '^sched_rust: llc_check ' '^sched_rust: llc_choice ' '^sched_rust: cgsel_exit c ' 'KTAP version'; do
+	for drop in '^sched_rust: DONE' '^sched_rust: shadow ' '^sched_rust: llc_check ' '^sched_rust: llc_choice ' '^sched_rust: cgsel_exit c ' 'KTAP version' \
+		'^sched_rust: ksft_sched_rust_exit ' '^sched_rust: ksft_sched_rust ok 4 ' '^sched_rust: ksft_sched_rust_case group_churn '; do
 		grep -v "$drop" "$con" > "$tmp/console"
 		expect 1 "the same console without '$drop'" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	done
@@ -128,6 +129,12 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^sched_rust: DONE'
 	else
 		ko "the report does not name test_cpucg_subtree_control with its runs"
 	fi
+	# This project's kselftests: a case not ok, a case skipped on the test
+	# kernel.
+	sed 's/^\(sched_rust: ksft_sched_rust_case llc_occupancy \)ok \([0-9]* rust: a thread got\)/\1not ok \2/' "$con" > "$tmp/console"
+	expect 1 "the same console with a kselftest case not ok" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	sed 's/^\(sched_rust: ksft_sched_rust_case cross_checks ok [0-9]* llc_choice\):.*/\1 # SKIP no sched_rust\/llc_choice/' "$con" > "$tmp/console"
+	expect 1 "the same console with a kselftest case skipped on the test kernel" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	sed 's/^sched_rust: shadow \([0-9]*\) \([0-9]*\) 0$/sched_rust: shadow \1 \2 1/' "$con" > "$tmp/console"
 	expect 1 "the same console with one shadow divergence" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	# ... counted as one failed test by kunit.py, with KUnit's suites.
@@ -158,7 +165,7 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^sched_rust: DONE'
 	sed 's/^\(sched_rust: cgsel_exit rust [0-9]* cases \)\([0-9]*\) plan \([0-9]*\)$/\10 plan \3/' "$con" > "$tmp/console"
 	expect 1 "the same console with test_cpu's cases short of its plan" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	# A splat: the failure decodes it to file:line (scripts/decode_stacktrace.sh).
-	awk '{ print } /^sched_rust: teardown done/ { print "[   12.000000] WARNING: CPU: 1 PID: 1 at kernel/sched/fair.c:1 pick_task_fair+0x10/0x200"
+	awk '{ print } /^sched_rust: ksft_sched_rust_exit / { print "[   12.000000] WARNING: CPU: 1 PID: 1 at kernel/sched/fair.c:1 pick_task_fair+0x10/0x200"
 		print "[   12.000000] Call Trace:"; print "[   12.000000]  pick_task_fair+0x10/0x200" }' "$con" > "$tmp/console"
 	expect 1 "the same console with a WARNING splat" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	grep -qE '^  pick_task_fair \(kernel/sched/fair\.c:[0-9]+' "$tmp/out" && ok "the splat decoded to file:line" ||
@@ -188,7 +195,8 @@ con=$(bootdir prod)/console.log
 if [ -f "$con" ] && [ -f "$(bdir prod)/$KIMAGE" ] && grep -q '^sched_rust: DONE' "$con"; then
 	args=$(grep -q '^sched_rust: phase .*production' "$con" && echo sched_rust.mode=prod)
 	expect 0 "the last production console checked again" env BOOT_NAME=harness BOOT_CONSOLE="$con" scripts/boot.sh prod $args
-	for drop in '^sched_rust: shape ' '^sched_rust: hotplug ' '^sched_rust: stress_suite prod test_core' '^sched_rust: percpu_kb ' '^sched_rust: phase llc '; do
+	for drop in '^sched_rust: shape ' '^sched_rust: hotplug ' '^sched_rust: stress_suite prod test_core' \
+		'^sched_rust: ksft_sched_rust_case group_churn ' '^sched_rust: phase kselftests '; do
 		grep -v "$drop" "$con" > "$tmp/console"
 		expect 1 "the same production console without '$drop'" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
 	done
@@ -196,6 +204,8 @@ if [ -f "$con" ] && [ -f "$(bdir prod)/$KIMAGE" ] && grep -q '^sched_rust: DONE'
 	expect 1 "the same production console with CPUs left offline" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
 	sed 's/^\(sched_rust: stress_suite prod test_core rc \)0 /\11 /' "$con" > "$tmp/console"
 	expect 1 "the same production console with test_core failed" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
+	sed 's/^\(sched_rust: ksft_sched_rust_case cgroup_tree ok [0-9]* \)\(prod: cpu.max\)/\1# SKIP \2/' "$con" > "$tmp/console"
+	expect 1 "the same production console with the cgroup tree's cpu.max case skipped" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
 	sed 's/^\(sched_rust: shape option=\)y/\1/' "$con" > "$tmp/console"
 	expect 1 "the same production console from a kernel of another shape" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
 	rm -rf "$(bootdir harness)"
