@@ -11,7 +11,7 @@
 #   prod   CONFIG_SCHED_RUST_CFS=y without the debug option: the Rust pieces
 # booted in alternation, BENCH_PROD_BOOTS boots each (5), the order of every
 # set of three shuffled, each under the per-call plugin (evaluation/bench/percall.c,
-# no cache model) with the same workloads (tests/boot/init, prodbench):
+# no cache model) with the same workloads (evaluation/bench/guest.sh, prodbench):
 # instructions per call of the function each piece is inlined into in all
 # three kernels (the production call sites, found in each kernel's
 # disassembly: prod_percall_conf in scripts/bench-lib.sh), the field's tools
@@ -51,7 +51,7 @@ prod_percall_conf "$R" $kernels
 . "$TOP/scripts/provenance.sh"
 provenance_begin "$R/provenance.txt" "make bench-prod BENCH_PROD_BOOTS=$boots BENCH_PROD_ROUNDS=$rounds BENCH_PROD_SEED=$seed" \
 	"$KARCH production kernels stock, =n (off) and =y (prod), configs/base.config + $KARCH.config + distro.config, under QEMU TCG with the per-call plugin" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot/init tests/boot/stress.sh tests/boot/schedbench.c evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/stats.py" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot/init evaluation/bench/guest.sh tests/boot/stress.sh tests/boot/schedbench.c evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/stats.py" \
 	"$(bdir stock)/.config" "$(bdir off)/.config" "$(bdir prod)/.config"
 
 {

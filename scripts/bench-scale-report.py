@@ -6,7 +6,7 @@ every machine size, the checks of each size, a table and two plots.
   bench-scale-report.py <results directory> <CPUs:LLCs> ...
 
 Per size, <dir>/<CPUs>-<LLCs>/ holds run.txt ("cpus llcs host_seconds
-boot_exit"), console.log (tests/boot/init, sched_rust.mode=scale), percall.log and
+boot_exit"), console.log (evaluation/bench/guest.sh, sched_rust.mode=scale), percall.log and
 raw/<segment>.<piece> (evaluation/bench/percall.c). Prints the report (Markdown)
 and writes scale_cpus.svg and scale_llcs.svg (gnuplot) and results.md.
 Exits 1 when a check fails: a size that did not finish, a guest that does

@@ -5,7 +5,7 @@
 # Rust in the same boot at each, every call of each piece counted in
 # instructions by evaluation/bench/percall.c (without its cache model) inside a
 # multi-threaded workload spread over every LLC and a cgroup tree created
-# and removed (tests/boot/init, sched_rust.mode=scale), and the per-CPU bytes of
+# and removed (evaluation/bench/guest.sh, sched_rust.mode=scale), and the per-CPU bytes of
 # one task group.
 #   SCALE_SIZES   "CPUs:LLCs ..." (default "4:2 8:2 16:2 32:2 64:2 64:4 64:8
 #                 64:16": cost against CPUs in two LLCs, against LLCs at 64

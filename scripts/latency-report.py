@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make bench-latency's verdict, from the console of its boot (tests/boot/init,
+"""make bench-latency's verdict, from the console of its boot (evaluation/bench/guest.sh,
 sched_rust.mode=latency).
 
 Usage: latency-report.py <console.log> <pairs> <cc_pairs>

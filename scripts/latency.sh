@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench-latency: does any task wait longer for a CPU with the pieces on Rust?
-# One boot of the test kernel (sched_rust.mode=latency of tests/boot/init): the
+# One boot of the test kernel (sched_rust.mode=latency of evaluation/bench/guest.sh): the
 # cgroup workload's tree (85 groups, 128 tasks on 4 CPUs, g1 limited by
 # cpu.max) with fresh tasks every round, LATENCY_PAIRS pairs of rounds
 # (20), one round per side in a random order, then LATENCY_CC_PAIRS pairs

@@ -99,6 +99,8 @@ printf '%s\n' $tests > "$ks/kselftest-list.txt"
 # Debian's packages (scripts/setup.sh installs them), each with the shared
 # libraries it links, and the kernel's selftests from the same tree.
 cp "$TOP/tests/boot/stress.sh" "$d/stress.sh"
+# The evaluation's modes, sourced by /init.
+cp "$TOP/evaluation/bench/guest.sh" "$d/bench.sh"
 # The guest's checks of its own workload, run by /init at its end.
 cp "$TOP/tests/boot/checks.sh" "$TOP/tests/boot/ktap-cases.sh" "$d/"
 add_bin() {	# add_bin <path on the host or in $SYSROOT> <name in /bin>

@@ -103,7 +103,7 @@ latency)
 	stage "scheduling latency, C against Rust" "$S/latency.sh"
 	;;
 weights)
-	# test_cpu's nested weight test measured (tests/boot/init, weights):
+	# test_cpu's nested weight test measured (evaluation/bench/guest.sh, weights):
 	# the share of CPU time of l0 against its sibling group, in paired
 	# rounds on C and on Rust.
 	stage "build test kernel" "$S/build.sh" test
@@ -112,7 +112,7 @@ weights)
 		sched_rust.mode=weights sched_rust.pairs="${WEIGHTS_PAIRS:-12}" kunit.enable=0
 	;;
 cpumax)
-	# test_cpu's cpu.max tests measured (tests/boot/init, cpumax): the
+	# test_cpu's cpu.max tests measured (evaluation/bench/guest.sh, cpumax): the
 	# usage of a 1 ms quota against the test's expectation and against
 	# the quota of the process's whole life, in paired rounds.
 	stage "build test kernel" "$S/build.sh" test
