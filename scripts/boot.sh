@@ -258,10 +258,36 @@ if [ "$mode" = test ] && cfg KUNIT; then
 			got=$(sed -n 's/.*(\([0-9]*\) subtests).*/\1/p' <<< "$line")
 			if [ -z "$line" ]; then
 				problems+=("KUnit: suite $suite did not run")
-			elif [ "${got:-0}" != "$want" ]; then
+			elif grep -qE 'failed: [1-9]|crashed: [1-9]|errors: [1-9]' <<< "$ksft_summary"; then
+		problems+=("kselftests: kunit.py: $ksft_summary")
+	elif [ "${got:-0}" != "$want" ]; then
 				problems+=("KUnit: suite $suite ran ${got:-0} cases, expected $want (tests/boot/kunit-suites)")
 			fi
 		done < "$TOP/tests/boot/kunit-suites"
+	fi
+fi
+
+# This project's kselftests (the test and production workloads): the
+# runner's KTAP as the guest printed it, parsed by kunit.py, each test's
+# nested KTAP as its subtests ("# " prefixed there, indented here). It must
+# parse with no failure, and count a test for each result and case the
+# guest's lines name (tests/boot/checks.sh judges those).
+ksft_summary=
+if { [ "$mode" = test ] || [ "$mode" = prod ]; } && grep -q '^sched_rust: ksft_sched_rust_plan ' "$con"; then
+	check "kselftests: kunit.py parses the runner's KTAP"
+	sed -n 's/^sched_rust: ksft_ktap //p' "$con" | sed 's/^# /    /' > "$out/ksft.ktap"
+	krc=0
+	(cd "$WORK" && python3 tools/testing/kunit/kunit.py parse "$out/ksft.ktap") > "$out/ksft.raw" 2>&1 || krc=$?
+	sed 's/\x1b\[[0-9;]*m//g' "$out/ksft.raw" > "$out/ksft.txt"
+	ksft_summary=$(grep -E 'Testing complete' "$out/ksft.txt" | tail -n1 || true)
+	want=$(grep -cE '^sched_rust: ksft_sched_rust(_case [a-z_]+)? (not )?ok [0-9]+ ' "$con" || true)
+	got=$(sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p' <<< "$ksft_summary")
+	if [ ! -s "$out/ksft.ktap" ]; then
+		problems+=("kselftests: no 'sched_rust: ksft_ktap' line: the runner's KTAP is not on the console")
+	elif [ $krc != 0 ] || [ -z "$ksft_summary" ]; then
+		problems+=("kselftests: kunit.py parse exited $krc${ksft_summary:+ ($ksft_summary)} (report: $out/ksft.txt)")
+	elif [ "${got:-0}" != "$want" ]; then
+		problems+=("kselftests: kunit.py counted ${got:-no} tests in the runner's KTAP, the guest's lines name $want")
 	fi
 fi
 
@@ -402,6 +428,7 @@ fi
 if grep -q '^sched_rust: ksft_sched_rust_plan ' "$con"; then
 	echo "kselftests:  sched_rust: $(sed -n 's/^sched_rust: ksft_sched_rust ok [0-9]* selftests: sched_rust: //p' "$con" |
 		wc -l) of $(guest_fact ksft_sched_rust_plan) tests passed (runner exit $(guest_fact ksft_sched_rust_exit))"
+	[ -n "$ksft_summary" ] && echo "             kunit.py: ${ksft_summary#*] }"
 	sed -n 's/^sched_rust: ksft_sched_rust not ok [0-9]* selftests: sched_rust: /             FAILED: /p' "$con"
 	sed -n 's/^sched_rust: ksft_sched_rust_case \([a-z_]*\) \(not ok\|ok\) [0-9]* /             \1: \2 /p' "$con"
 fi
