@@ -131,11 +131,12 @@ else
 		tail -n +1 -F "$con" >&2 2>/dev/null 9>&- &
 	else
 		tail -n +1 -F "$con" 2>/dev/null | sed -u "s/\r//; $untime" | grep --line-buffered -E \
-			'^Run /init|^KTAP version 1$|^sched_rust: (phase|stress start|stress done|llc_run|run |cgsel_exit|DONE|FAIL)|WARNING:|BUG:|Kernel panic|rcu: INFO' |
+			'^Run /init|^KTAP version 1$|^sched_rust: (phase|ksft_ktap (not )?ok [0-9]+ selftests|stress start|stress done|llc_run|run |cgsel_exit|DONE|FAIL)|WARNING:|BUG:|Kernel panic|rcu: INFO' |
 			while IFS= read -r l; do
 				case $l in
 				'Run /init'*) l="/init started (after the built-in KUnit suites)" ;;
 				'KTAP version 1') [ -n "${ktap:-}" ] && continue; ktap=1; l="kernel up, KUnit suites running" ;;
+				'sched_rust: ksft_ktap '*) l="kselftest ${l#sched_rust: ksft_ktap }" ;;
 				sched_rust:*) l=${l#sched_rust: } ;;
 				esac
 				log "  guest: $l"
