@@ -271,8 +271,9 @@ fi
 # This project's kselftests (the test and production workloads): the
 # runner's KTAP as the guest printed it, parsed by kunit.py, each test's
 # nested KTAP as its subtests ("# " prefixed there, indented here). It must
-# parse with no failure, and count a test for each result and case the
-# guest's lines name (tests/boot/checks.sh judges those).
+# parse with no failure, and count as many tests (kunit.py counts the
+# cases, not the tests that hold them) as the guest's case lines name
+# (tests/boot/checks.sh judges those).
 ksft_summary=
 if { [ "$mode" = test ] || [ "$mode" = prod ]; } && grep -q '^sched_rust: ksft_sched_rust_plan ' "$con"; then
 	check "kselftests: kunit.py parses the runner's KTAP"
@@ -281,14 +282,14 @@ if { [ "$mode" = test ] || [ "$mode" = prod ]; } && grep -q '^sched_rust: ksft_s
 	(cd "$WORK" && python3 tools/testing/kunit/kunit.py parse "$out/ksft.ktap") > "$out/ksft.raw" 2>&1 || krc=$?
 	sed 's/\x1b\[[0-9;]*m//g' "$out/ksft.raw" > "$out/ksft.txt"
 	ksft_summary=$(grep -E 'Testing complete' "$out/ksft.txt" | tail -n1 || true)
-	want=$(grep -cE '^sched_rust: ksft_sched_rust(_case [a-z_]+)? (not )?ok [0-9]+ ' "$con" || true)
+	want=$(grep -cE '^sched_rust: ksft_sched_rust_case [a-z_]+ (not )?ok [0-9]+ ' "$con" || true)
 	got=$(sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p' <<< "$ksft_summary")
 	if [ ! -s "$out/ksft.ktap" ]; then
 		problems+=("kselftests: no 'sched_rust: ksft_ktap' line: the runner's KTAP is not on the console")
 	elif [ $krc != 0 ] || [ -z "$ksft_summary" ]; then
 		problems+=("kselftests: kunit.py parse exited $krc${ksft_summary:+ ($ksft_summary)} (report: $out/ksft.txt)")
 	elif [ "${got:-0}" != "$want" ]; then
-		problems+=("kselftests: kunit.py counted ${got:-no} tests in the runner's KTAP, the guest's lines name $want")
+		problems+=("kselftests: kunit.py counted ${got:-no} tests in the runner's KTAP, the guest's lines name $want cases")
 	fi
 fi
 
