@@ -66,7 +66,7 @@ compile_commands.json: ## the same for clangd, from the FLAVOUR= build (test)
 
 ##@ Tests
 
-test: ## the debug kernel: KUnit, workloads, shadow check; prod, short [23 min]
+test: ## the debug kernel: KUnit, kselftests, stress, shadow check; prod [23 min]
 	@$(S)/run.sh test
 
 test-kasan: ## make test with KASAN and kmemleak [untimed: over an hour]
