@@ -260,15 +260,29 @@ if [ "$mode" = test ] && cfg KUNIT; then
 			got=$(sed -n 's/.*(\([0-9]*\) subtests).*/\1/p' <<< "$line")
 			if [ -z "$line" ]; then
 				problems+=("KUnit: suite $suite did not run")
-			elif grep -qE 'failed: [1-9]|crashed: [1-9]|errors: [1-9]' <<< "$ksft_summary"; then
-		problems+=("kselftests: kunit.py: $ksft_summary")
-	elif [ "${got:-0}" != "$want" ]; then
+			elif [ "${got:-0}" != "$want" ]; then
 				problems+=("KUnit: suite $suite ran ${got:-0} cases, expected $want (tests/boot/kunit-suites)")
 			fi
 		done < "$TOP/tests/boot/kunit-suites"
 	fi
 fi
 
+# The console's guest lines, where a kernel message cut one in two
+# ("sched_rust: stress_tool cyclictest 0[  503.107054] smpboot: ..." and the
+# rest of the guest's line on the next) joined again.
+guest_lines() {
+	awk -v ts='\\[ *[0-9]+\\.[0-9]+\\] ' '
+		/^sched_rust: / && match($0, ts) {
+			head = substr($0, 1, RSTART - 1)
+			print substr($0, RSTART)
+			if ((getline nxt) > 0) {
+				if (nxt ~ "^" ts || nxt ~ /^sched_rust: /) { print head; print nxt }
+				else print head nxt
+			} else print head
+			next
+		}
+		{ print }' "$con"
+}
 # This project's kselftests (the test and production workloads): the
 # runner's KTAP as the guest printed it, parsed by kunit.py, each test's
 # nested KTAP as its subtests ("# " prefixed there, indented here). It must
@@ -278,7 +292,7 @@ fi
 ksft_summary=
 if { [ "$mode" = test ] || [ "$mode" = prod ]; } && grep -q '^sched_rust: ksft_sched_rust_plan ' "$con"; then
 	check "kselftests: kunit.py parses the runner's KTAP"
-	sed -n 's/^sched_rust: ksft_ktap //p' "$con" | sed 's/^# /    /' > "$out/ksft.ktap"
+	guest_lines | sed -n 's/^sched_rust: ksft_ktap //p' | sed 's/^# /    /' > "$out/ksft.ktap"
 	krc=0
 	(cd "$WORK" && python3 tools/testing/kunit/kunit.py parse "$out/ksft.ktap") > "$out/ksft.raw" 2>&1 || krc=$?
 	sed 's/\x1b\[[0-9;]*m//g' "$out/ksft.raw" > "$out/ksft.txt"
@@ -289,6 +303,8 @@ if { [ "$mode" = test ] || [ "$mode" = prod ]; } && grep -q '^sched_rust: ksft_s
 		problems+=("kselftests: no 'sched_rust: ksft_ktap' line: the runner's KTAP is not on the console")
 	elif [ $krc != 0 ] || [ -z "$ksft_summary" ]; then
 		problems+=("kselftests: kunit.py parse exited $krc${ksft_summary:+ ($ksft_summary)} (report: $out/ksft.txt)")
+	elif grep -qE 'failed: [1-9]|crashed: [1-9]|errors: [1-9]' <<< "$ksft_summary"; then
+		problems+=("kselftests: kunit.py: $ksft_summary")
 	elif [ "${got:-0}" != "$want" ]; then
 		problems+=("kselftests: kunit.py counted ${got:-no} tests in the runner's KTAP, the guest's lines name $want cases")
 	fi
@@ -329,17 +345,7 @@ if [ "$mode" != shell ]; then
 		# two ("sched_rust: stress_tool cyclictest 0[  503.107054] smpboot: ..."
 		# and the rest of the guest's line on the next) joined again; the
 		# guest checked its own copy, which the console cannot cut.
-		awk -v ts='\\[ *[0-9]+\\.[0-9]+\\] ' '
-			/^sched_rust: / && match($0, ts) {
-				head = substr($0, 1, RSTART - 1)
-				print substr($0, RSTART)
-				if ((getline nxt) > 0) {
-					if (nxt ~ "^" ts || nxt ~ /^sched_rust: /) { print head; print nxt }
-					else print head nxt
-				} else print head
-				next
-			}
-			{ print }' "$con" > "$out/guest-lines.txt"
+		guest_lines > "$out/guest-lines.txt"
 		KTAP_HELPERS=$WORK/tools/testing/selftests/kselftest/ktap_helpers.sh \
 			bash "$TOP/tests/boot/checks.sh" "$mode" "$out/guest-lines.txt" "$B/.config" > "$guest_ktap"
 	else

@@ -232,7 +232,7 @@ if [ "$mode" = test ] || [ "$mode" = prod ]; then
 	plan=$(sget ksft_sched_rust_plan | head -n1)
 	kexit=$(sget ksft_sched_rust_exit | head -n1)
 	ksft_cases=$(sget ksft_sched_rust_case)
-	nok=$(sget ksft_sched_rust | grep -cE '^ok [0-9]+ selftests: sched_rust: ')
+	nok=$(sget ksft_sched_rust | grep -cE '^ok [0-9]+ selftests: sched_rust: [a-z_]+\.sh( # SKIP.*)?$')
 	nall=$(sget ksft_sched_rust | grep -cE '^(not )?ok [0-9]+ selftests: sched_rust: ')
 	if [ -z "$plan" ] || [ "$plan" = 0 ]; then
 		problems+=("sched_rust kselftests: no test listed ('${plan:-no ksft_sched_rust_plan line}')")
@@ -240,7 +240,11 @@ if [ "$mode" = test ] || [ "$mode" = prod ]; then
 		problems+=("sched_rust kselftests: $nok of $plan passed, $nall reported")
 	fi
 	[ "$kexit" = 0 ] || problems+=("sched_rust kselftests: the runner exited '${kexit:-no ksft_sched_rust_exit line}'")
-	for t in $(sget ksft_sched_rust | sed -n 's/^\(not \)\{0,1\}ok [0-9]* selftests: sched_rust: \(.*\)\.sh$/\2/p'); do
+	# Every test of the series, with its cases (a test missing from the
+	# list would lower the plan with it).
+	for t in switch cgroup_tree group_churn llc_occupancy cross_checks; do
+		sget ksft_sched_rust | grep -qE "^(not )?ok [0-9]+ selftests: sched_rust: $t\.sh( #.*)?$" ||
+			problems+=("sched_rust kselftests: $t.sh did not run")
 		grep -qE "^$t (not )?ok [0-9]+ " <<< "$ksft_cases" ||
 			problems+=("sched_rust kselftests: $t reported no case")
 	done
@@ -250,6 +254,15 @@ if [ "$mode" = test ] || [ "$mode" = prod ]; then
 	skipped=$(grep -E '# SKIP' <<< "$ksft_cases" | tr '\n' ';')
 	if [ "$mode" = test ]; then
 		[ -z "$skipped" ] || problems+=("sched_rust kselftests: cases skipped on the test kernel: $skipped")
+		n=$(sget ksft_sched_rust | grep -c '# SKIP')
+		[ "$n" = 0 ] || problems+=("sched_rust kselftests: tests skipped whole on the test kernel: $n")
+		# The tests that run on each side ran on both.
+		for t in cgroup_tree group_churn llc_occupancy; do
+			for side in rust c; do
+				grep -qE "^$t ok [0-9]+ $side: " <<< "$ksft_cases" ||
+					problems+=("sched_rust kselftests: $t has no passing case on $side")
+			done
+		done
 	else
 		for c in "cgroup_tree 5" "group_churn 2" \
 			 "$(cfg SCHED_CACHE && echo llc_occupancy 1)"; do

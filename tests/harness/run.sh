@@ -135,6 +135,13 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^sched_rust: DONE'
 	expect 1 "the same console with a kselftest case not ok" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	sed 's/^\(sched_rust: ksft_sched_rust_case cross_checks ok [0-9]* llc_choice\):.*/\1 # SKIP no sched_rust\/llc_choice/' "$con" > "$tmp/console"
 	expect 1 "the same console with a kselftest case skipped on the test kernel" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	awk '/^sched_rust: ksft_sched_rust_case llc_occupancy / { next }
+		/^sched_rust: ksft_sched_rust ok 4 selftests: sched_rust: llc_occupancy\.sh$/ { $0 = $0 " # SKIP" } { print }' "$con" > "$tmp/console"
+	expect 1 "the same console with a kselftest skipped whole on the test kernel" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	grep -q 'tests skipped whole on the test kernel' "$tmp/out" && ok "the report names the test skipped whole" ||
+		ko "the report does not name the test skipped whole"
+	grep -v '^sched_rust: ksft_ktap ' "$con" > "$tmp/console"
+	expect 1 "the same console without the runner's KTAP" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	sed 's/^\(sched_rust: ksft_ktap # \)ok \(2 rust: sched\/debug\)/\1not ok \2/' "$con" > "$tmp/console"
 	expect 1 "the same console with a case not ok in the runner's KTAP (kunit.py)" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	sed 's/^sched_rust: shadow \([0-9]*\) \([0-9]*\) 0$/sched_rust: shadow \1 \2 1/' "$con" > "$tmp/console"
