@@ -72,8 +72,7 @@ test)
 	stage "build ${a}production kernel" "$S/build.sh" prod
 	stage "check fair.o's instrumentation" python3 "$S/check-instr.py" "$(bdir prod)" prod
 	stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" prod
-	stage "boot ${a}production kernel (short)" "$S/boot.sh" prod sched_rust.mode=prod sched_rust.short=1 \
-		sched_rust.churn_rounds=1
+	stage "boot ${a}production kernel (short)" "$S/boot.sh" prod sched_rust.mode=prod sched_rust.short=1
 	[ $trc = 0 ] || { log "the test kernel's boot failed (exit $trc; its report is above)"; exit $trc; }
 	;;
 stress)
