@@ -12,8 +12,8 @@
 # empty chunks until the percpu allocator's balance work frees them, at a
 # time of its own: 640 kB after one round and 2272 kB after the next on a
 # kernel that leaks nothing. While the tree stands, its states fill the
-# pages those chunks keep.) The cpu controller's group count must be back
-# to its start.
+# pages those chunks keep.) The cpu controller's group count must come back
+# to its start or below (within 10 s).
 
 DIR=$(dirname "$(readlink -f "$0")")
 . "$DIR/lib.sh"
@@ -47,14 +47,21 @@ for side; do
 	done
 	p0=$(echo "$seen" | awk '{ print $1 }')
 	p1=$(echo "$seen" | awk '{ print $NF }')
-	# Freed group state goes back after an RCU grace period.
-	sleep 2
+	# A removed group goes after an RCU grace period and its css's
+	# release work: the count may take some seconds to come down. It is
+	# held against the count at the start, which may still hold groups
+	# that an earlier test removed (17 of them once): at most that.
+	w=0
+	while [ "$(groups)" -gt "$g0" ] 2>/dev/null && [ $w -lt 10 ]; do
+		sleep 1
+		w=$((w + 1))
+	done
 	verdict "$side: $rounds rounds of 340 groups built and removed"
 	[ -n "$p0" ] && [ -n "$p1" ] || problem "no Percpu line in /proc/meminfo"
 	[ -n "$g0" ] || problem "no cpu line in /proc/cgroups"
 	[ $((p1 - p0)) -le 512 ] ||
 		problem "Percpu with the tree built grew by $((p1 - p0)) kB over $rounds rounds (kB:$seen)"
-	[ "$(groups)" = "$g0" ] || problem "the cpu controller counts $(groups) groups, $g0 before"
+	[ "$(groups)" -le "$g0" ] 2>/dev/null || problem "the cpu controller counts $(groups) groups, $g0 before"
 	verdict "$side: Percpu and the group count back to their start (Percpu kB with the tree:$seen)"
 done
 use rust 2>/dev/null
