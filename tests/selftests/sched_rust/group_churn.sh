@@ -60,9 +60,12 @@ for side; do
 	[ -n "$p0" ] && [ -n "$p1" ] || problem "no Percpu line in /proc/meminfo"
 	[ -n "$g0" ] || problem "no cpu line in /proc/cgroups"
 	[ $((p1 - p0)) -le 512 ] ||
-		problem "Percpu with the tree built grew by $((p1 - p0)) kB over $rounds rounds (kB:$seen)"
-	[ "$(groups)" -le "$g0" ] 2>/dev/null || problem "the cpu controller counts $(groups) groups, $g0 before"
-	verdict "$side: Percpu and the group count back to their start (Percpu kB with the tree:$seen)"
+		problem "Percpu with the tree built grew by $((p1 - p0)) kB" \
+			"over $rounds rounds (kB:$seen)"
+	[ "$(groups)" -le "$g0" ] 2>/dev/null ||
+		problem "the cpu controller counts $(groups) groups, $g0 before"
+	verdict "$side: Percpu and the group count back to their start" \
+		"(Percpu kB with the tree:$seen)"
 done
 use rust 2>/dev/null
 ktap_finished
