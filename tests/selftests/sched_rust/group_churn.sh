@@ -10,10 +10,10 @@
 # cfs_tg_state) per round; the last may exceed the first by at most
 # 512 kB. (Read after a tree's removal, Percpu also holds the pages of
 # empty chunks until the percpu allocator's balance work frees them, at a
-# time of its own: 640 kB after one round and 2272 kB after the next on a
-# kernel that leaks nothing. While the tree stands, its states fill the
-# pages those chunks keep.) The cpu controller's group count must come back
-# to its start or below (within 10 s).
+# time of its own: 640 kB after the warm-up and 2272 kB after the next round
+# on a kernel that leaks nothing. While the tree stands, its states fill the
+# pages those chunks keep.) The cpu controller's group count must be back to
+# its start, both read once no removed group is left dying.
 
 DIR=$(dirname "$(readlink -f "$0")")
 . "$DIR/lib.sh"
@@ -26,6 +26,15 @@ require $(($# * 2))
 
 percpu_kb() { awk '/^Percpu:/ { print $2 }' /proc/meminfo; }
 groups() { awk '$1 == "cpu" { print $3 }' /proc/cgroups; }
+# A removed group is counted until an RCU grace period and its release work
+# have passed (an earlier test's groups too): up to 10 s for none to be left.
+settle() {
+	local w=0
+	while ! grep -qx 'nr_dying_descendants 0' $CG/cgroup.stat && [ $w -lt 10 ]; do
+		sleep 1
+		w=$((w + 1))
+	done
+}
 churn() {	# churn: one round; false if it failed; the Percpu reading in $PCPU
 	tree $root 4 4 && [ "$NGROUPS" = 340 ] ||
 		{ problem "the tree has $NGROUPS groups, not 340"; return 1; }
@@ -37,6 +46,7 @@ for side; do
 	root=$CG/sched_rust_churn
 	tree_remove $root
 	use $side || problem "cannot put every piece on $side"
+	settle
 	g0=$(groups)
 	churn
 	seen= r=0
@@ -47,22 +57,14 @@ for side; do
 	done
 	p0=$(echo "$seen" | awk '{ print $1 }')
 	p1=$(echo "$seen" | awk '{ print $NF }')
-	# A removed group goes after an RCU grace period and its css's
-	# release work: the count may take some seconds to come down. It is
-	# held against the count at the start, which may still hold groups
-	# that an earlier test removed (17 of them once): at most that.
-	w=0
-	while [ "$(groups)" -gt "$g0" ] 2>/dev/null && [ $w -lt 10 ]; do
-		sleep 1
-		w=$((w + 1))
-	done
+	settle
 	verdict "$side: $rounds rounds of 340 groups built and removed"
 	[ -n "$p0" ] && [ -n "$p1" ] || problem "no Percpu line in /proc/meminfo"
 	[ -n "$g0" ] || problem "no cpu line in /proc/cgroups"
 	[ $((p1 - p0)) -le 512 ] ||
 		problem "Percpu with the tree built grew by $((p1 - p0)) kB" \
 			"over $rounds rounds (kB:$seen)"
-	[ "$(groups)" -le "$g0" ] 2>/dev/null ||
+	[ "$(groups)" = "$g0" ] ||
 		problem "the cpu controller counts $(groups) groups, $g0 before"
 	verdict "$side: Percpu and the group count back to their start" \
 		"(Percpu kB with the tree:$seen)"
