@@ -13,7 +13,7 @@
 # time of its own: 640 kB after the warm-up and 2272 kB after the next round
 # on a kernel that leaks nothing. While the tree stands, its states fill the
 # pages those chunks keep.) The cpu controller's group count must be back to
-# its start, both read once no removed group is left dying.
+# its start, both read once every removed group is freed.
 
 DIR=$(dirname "$(readlink -f "$0")")
 . "$DIR/lib.sh"
@@ -26,14 +26,23 @@ require $(($# * 2))
 
 percpu_kb() { awk '/^Percpu:/ { print $2 }' /proc/meminfo; }
 groups() { awk '$1 == "cpu" { print $3 }' /proc/cgroups; }
-# A removed group is counted until an RCU grace period and its release work
-# have passed (an earlier test's groups too): up to 10 s for none to be left.
-settle() {
-	local w=0
-	while ! grep -qx 'nr_dying_descendants 0' $CG/cgroup.stat && [ $w -lt 10 ]; do
+# A removed group leaves cgroup.stat's nr_dying_descendants when it is
+# released, and the cpu controller's count in /proc/cgroups only when it is
+# freed, an RCU grace period and a work item later (an earlier test's groups
+# too): settle waits up to 60 s for that count to be the live groups and the
+# root, false if it is not.
+settle() {	# settle <when, for the message>
+	local w=0 live
+	while :; do
+		live=$(awk '$1 == "nr_descendants" { print $2 + 1 }' $CG/cgroup.stat)
+		[ "$(groups)" = "$live" ] && return 0
+		[ $w -ge 60 ] && break
 		sleep 1
 		w=$((w + 1))
 	done
+	problem "$1: the cpu controller counts $(groups) groups," \
+		"$live live, after 60 s"
+	return 1
 }
 churn() {	# churn: one round; false if it failed; the Percpu reading in $PCPU
 	tree $root 4 4 && [ "$NGROUPS" = 340 ] ||
@@ -46,7 +55,7 @@ for side; do
 	root=$CG/sched_rust_churn
 	tree_remove $root
 	use $side || problem "cannot put every piece on $side"
-	settle
+	settle "before the rounds"
 	g0=$(groups)
 	churn
 	seen= r=0
@@ -57,7 +66,7 @@ for side; do
 	done
 	p0=$(echo "$seen" | awk '{ print $1 }')
 	p1=$(echo "$seen" | awk '{ print $NF }')
-	settle
+	settle "after the rounds"
 	verdict "$side: $rounds rounds of 340 groups built and removed"
 	[ -n "$p0" ] && [ -n "$p1" ] || problem "no Percpu line in /proc/meminfo"
 	[ -n "$g0" ] || problem "no cpu line in /proc/cgroups"
