@@ -52,6 +52,9 @@ commit_patch() {
 	esac
 	subject=$(sed -n '1s/^Subject: //p' "$p")
 	[ -n "$subject" ] || fail "patches/$1.patch does not start with a Subject: line"
+	# The shortlog's width: "subsystem: summary" within 75 columns.
+	[ ${#subject} -le 75 ] ||
+		fail "patches/$1.patch: a subject of ${#subject} columns (at most 75): $subject"
 	body=$(sed -n '3,/^---$/p' "$p" | sed '$d')
 	if grep -q '^+++ b/' "$p"; then
 		patch -s -d "$R" -p1 --no-backup-if-mismatch < "$p" || fail "patches/$1.patch does not apply"
