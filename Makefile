@@ -58,15 +58,15 @@ help: ## this list [instant]
 prod: ## build the production kernel (=y), check it, boot it [5 min; 16 cold]
 	@$(S)/run.sh main
 
-rust-analyzer: ## rust-project.json at the top, the project's files by their paths here
+rust-analyzer: ## rust-project.json at the top, files by their paths here [10 s after make]
 	@$(S)/editor.sh rust-analyzer
 
-compile_commands.json: ## the same for clangd, from the FLAVOUR= build (test)
+compile_commands.json: ## the same for clangd, from the FLAVOUR= build (test) [15 s]
 	@$(S)/editor.sh compile_commands.json
 
 ##@ Tests
 
-test: ## the debug kernel: KUnit, kselftests, stress, shadow check; prod [23 min]
+test: ## the debug kernel: KUnit, kselftests, stress, shadow, prod [11 min, 30 cold]
 	@$(S)/run.sh test
 
 test-kasan: ## make test with KASAN and kmemleak [untimed: over an hour]
@@ -75,7 +75,7 @@ test-kasan: ## make test with KASAN and kmemleak [untimed: over an hour]
 test-arm64: ## make test on arm64 (QEMU virt, 4 CPUs in two L2 caches) [about 30 min]
 	@ARCH=arm64 $(S)/run.sh test
 
-test-all: test test-arm64 ## make test and make test-arm64
+test-all: test test-arm64 ## make test and make test-arm64 [50 min cold]
 
 stress: ## hotplug, partitions, churn, faults, selftests; FLAVOUR=prod [10 min + boot]
 	@FLAVOUR=$(FLAVOUR) $(S)/run.sh stress
@@ -83,7 +83,7 @@ stress: ## hotplug, partitions, churn, faults, selftests; FLAVOUR=prod [10 min +
 boot: ## boot the FLAVOUR= build (test) again and check it; BOOT_ARGS= [1-9 min]
 	@$(S)/boot.sh $(FLAVOUR) $(BOOT_ARGS)
 
-shell: ## an interactive shell in the guest of make test (Rust on, debugfs mounted)
+shell: ## a shell in the guest of make test (Rust on, debugfs mounted) [1 min to it]
 	@BOOT_NAME=shell $(S)/boot.sh $(FLAVOUR) sched_rust.mode=shell kunit.enable=0 $(BOOT_ARGS)
 
 ##@ Benchmarks (BENCH_SAVE=1 writes the results to evaluation/bench/)
@@ -144,24 +144,24 @@ patches: ## export the upstream-style series (git format-patch), checkpatch [1 m
 series-branch: ## the series as a git repository in the cache, one commit per patch [1 min]
 	@$(S)/export-patches.sh branch
 
-series-import: ## write the series-branch repository's commits back into patches/
+series-import: ## write the series-branch repository's commits back into patches/ [5 s]
 	@$(S)/import-series.sh
 
-check-series: ## apply the series patch by patch, build each with the option on and off
+check-series: ## the series patch by patch, each built with the option on and off [CSMIN]
 	@$(S)/check-series.sh
 
 ##@ Checks
 
-lint: ## shellcheck, pyflakes, check-claims, rustfmt, CLIPPY, checkpatch, docutils
+lint: ## shellcheck, pyflakes, claims, rustfmt, CLIPPY, checkpatch, docutils [15 min]
 	@$(S)/lint.sh
 
-check-off: ## =n identical to stock + its C patches; =y: no twin, no panic
+check-off: ## =n identical to stock + its C patches; =y: no twin, no panic [13 min]
 	@$(S)/check-off.sh
 
-check-inline: ## the production kernel: no call into Rust left on the hot paths
+check-inline: ## the production kernel: no call into Rust left on the hot paths [20 s]
 	@$(S)/run.sh check-inline
 
-check-rust-min: ## build the Rust code with the kernel's minimum rustc (1.85.0)
+check-rust-min: ## build the Rust code with the kernel's minimum rustc (1.85.0) [2 min]
 	@$(S)/check-rust-min.sh
 
 check-unsound: ## compile tests/unsound/'s misuse snippets: each must be refused [20 s]
@@ -173,5 +173,5 @@ check-claims: ## every figure the documents quote against its committed result [
 check-harness: ## the harness itself: exit statuses, O= refusal, make help, ... [3 min]
 	@tests/harness/run.sh
 
-clean: ## remove the build and boot directories (keeps the kernel source and ccache)
+clean: ## remove the builds and boots (keeps the kernel source and ccache) [instant]
 	@. $(S)/common.sh; rm -rf "$$CACHE"/build-* "$$CACHE"/boot-* "$$CACHE"/stage

@@ -58,6 +58,11 @@ listed=$(make -s help | awk '/^  [a-z0-9_.-]+ / { print $1 }' | sort)
 wide=$(make -s help | awk 'length > 100' | wc -l)
 [ "$(make -s help | wc -l)" -gt 40 ] && [ "$wide" = 0 ] && ok "make help: every line within 100 columns" ||
 	ko "make help: $wide lines over 100 columns (or no help)"
+# Each target with the time it takes, in brackets at the end of its line.
+untimed=$(make -s help | awk '/^  [a-z0-9_.-]+ / && !/\[[^]]*\]$/ { print $1 }' | tr '\n' ' ')
+[ -n "$listed" ] && [ -z "$untimed" ] &&
+	ok "make help: every target with its time ($(make -s help | grep -c '\[untimed') of them untimed)" ||
+	ko "make help: targets without a time: ${untimed:-(no target listed)}"
 # The evaluation document's list of targets: a definition list, one term line per entry.
 rst=evaluation/evaluation.rst
 doc_targets=$(sed -n '/^Targets, variables and results$/,/^Measuring$/p' "$rst" | grep '^``make ' |
