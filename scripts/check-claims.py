@@ -42,7 +42,8 @@ The check fails on:
   commit that is not an ancestor of HEAD, or whose
   commit's copy of the paths it measures ("measures:") differs from HEAD's:
   the kernel tree the series builds, file by kernel path (whichever folder
-  of the repository holds it; the files the patches change as the patches,
+  of the repository holds it; with "patches" among the paths, every file the
+  series places in a kernel build, rust/helpers/ too; the files the patches change as the patches,
   applied to the cache's kernel source, leave them, else the diffs as text:
   a commit message, a patch's number or the cover letter is not code), any other file by its
   content (a file moved is compared at its new path, and a reference to a
@@ -250,7 +251,10 @@ def measured(commit, paths, renamed=None, extra=()):
         if src.startswith("@"):
             continue    # an intermediate stage: the series ends at a repository file
         placed.add(src)
-        if under(dst, paths) or under(src, paths):
+        # A run that measured the series measured every file it places in
+        # a kernel build (rust/helpers/ too), as patched() its diffs.
+        built = under("patches", paths) and not dst.startswith(("Documentation/", "tools/testing/"))
+        if built or under(dst, paths) or under(src, paths):
             view["kernel:" + dst] = code_of(commit, src)
     if under("patches", paths):
         view.update(patched(commit, names))

@@ -338,6 +338,15 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation
 		grep -q "the code it measures changed since: kernel:kernel/sched/rust/eevdf.rs" "$tmp/out" &&
 			ok "check-claims names the changed file" ||
 			ko "check-claims did not name kernel/sched/rust/eevdf.rs"
+		# A file the series places outside the runs' folders (rust/helpers/).
+		git -C "$c" -c user.name=h -c user.email=h@h revert --no-edit HEAD > /dev/null
+		sed -i '0,/return /s//return 0 + /' "$c/rust/helpers/percpu.c"
+		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to a placed helper"
+		expect 1 "check-claims after a change to a C helper the series places" \
+			/usr/bin/python3 "$c/scripts/check-claims.py"
+		grep -q "the code it measures changed since: kernel:rust/helpers/percpu.c" "$tmp/out" &&
+			ok "check-claims names the helper" ||
+			ko "check-claims did not name rust/helpers/percpu.c"
 	else
 		ko "check-claims fails on the committed tree: $(grep -c '^FAIL' "$tmp/cc") problems, first: $(grep -m1 '^FAIL' "$tmp/cc")"
 	fi
