@@ -13,6 +13,7 @@ documents and, for every figure a document quotes, where it comes from:
     <document> | <figure> | <anchor> | <name>:<key>
     <document> | <figure> | <anchor> | in <path>: <text of that file>
     <document> | <figure> | <anchor> | const: <why it is not a measurement>
+    <document> | <figure> | <anchor> | bound <name>:<key> [<key>...]
 
 A document may also hold a block generated from a result,
 
@@ -28,7 +29,10 @@ equal the key's value rounded to the figure's own decimals (thousands
 separators and a trailing % are read as written); any other must be part of
 the value's text. "in" ties a parameter to the code that sets it (the file
 must hold the text, and the text the figure's numbers; a percentage may be
-a fraction there); "const" is for what is not measured at all.
+a fraction there); "const" is for what is not measured at all. "bound"
+ties a percentage that bounds ratios ("under 1.5 %", "within 1.6 % either
+way") to them: the figure X must hold the keys' farthest distance from 1,
+d (in percent), with d <= X < d + 0.5.
 
 "recompute" gives the command that computes a source's figures again from
 its committed data with the present analysis code ({dir}: the source's
@@ -498,6 +502,22 @@ def main():
             if len(src) < len("const: ") + 10:
                 errors.append(f"{where}: a const claim says why it is not a measurement")
             consts += 1
+            continue
+        m = re.fullmatch(r"bound (\w+):(.+)", src)
+        if m:
+            s = sources.get(m[1])
+            line = text.count("\n", 0, spans[0][0]) + 1
+            vals = [s.value(k) for k in m[2].split()] if s else [None]
+            f, _ = number(figure)
+            if None in vals or f is None or not figure.strip().endswith("%"):
+                errors.append(f"{doc}:{line}: {figure}: bound needs a percentage and keys"
+                              f" {m[1]} has: {m[2]}")
+            else:
+                d = round(max(abs(float(v) - 1) for v in vals) * 100, 6)
+                if not d <= f < d + 0.5:
+                    errors.append(f"{doc}:{line}: {figure}: the farthest of {m[2]} is {d:g} % from 1"
+                                  f" ({m[1]}): a bound of it is at least that and under {d + 0.5:g} %")
+            used += 1
             continue
         m = re.fullmatch(r"in (\S+): (.+)", src)
         if m:
