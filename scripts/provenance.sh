@@ -8,8 +8,9 @@
 #
 # <file> gets "key: value" lines: the commit of the repository and whether
 # its tree differed from it (dirty: the files), the command, the kernel
-# shape and the sha256 of each .config, the host (CPU model, cores, load
-# before and after) and the toolchain; "measures:" lists the repository's
+# shape and the sha256 of each .config, the host (CPU model, family, model,
+# stepping and microcode, cores, load before, during and after) and the
+# toolchain; "measures:" lists the repository's
 # paths whose content the figures depend on: scripts/check-claims.py
 # refuses a result whose commit's copy of them differs from HEAD's, or
 # that has no commit, or a tree dirty in one of them.
@@ -35,14 +36,30 @@ provenance_begin() {
 		done
 		echo "measures: $measures"
 		echo "host-cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1) ($(uname -srm))"
+		echo "host-cpu-id: $(awk -F': ' '/^cpu family/ { f = $2 } /^model\t/ { m = $2 }
+			/^stepping/ { s = $2 } /^microcode/ { u = $2 } /^$/ { exit }
+			END { printf "family %s model %s stepping %s microcode %s", f, m, s, u }' /proc/cpuinfo)"
 		echo "host-cores: $(nproc) online"
 		echo "host-load-before: $(cut -d' ' -f1-3 /proc/loadavg)"
 		echo "toolchain: $(clang$LLVM_SUFFIX --version 2>/dev/null | head -n1); $(rustc --version 2>/dev/null)"
 	} > "$out"
+	# The load during the run: the 1-minute average every 30 s, until
+	# provenance_end (or the run's shell) ends.
+	(
+		while kill -0 $$ 2>/dev/null; do
+			cut -d' ' -f1 /proc/loadavg
+			sleep 30
+		done
+	) > "$out.load" 2>/dev/null &
+	PROVENANCE_SAMPLER=$!
 }
 
 provenance_end() {
+	[ -n "${PROVENANCE_SAMPLER:-}" ] && kill "$PROVENANCE_SAMPLER" 2>/dev/null
 	{
+		[ -s "$1.load" ] && sort -n "$1.load" |
+			awk '{ v[NR] = $1 } END { printf "host-load-during: %s samples every 30 s, 1-minute load min %s median %s max %s\n", NR, v[1], v[int((NR + 1) / 2)], v[NR] }'
+		rm -f "$1.load"
 		echo "host-load-after: $(cut -d' ' -f1-3 /proc/loadavg)"
 		echo "end: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	} >> "$1"
