@@ -21,6 +21,20 @@
 job=${1:?usage: run.sh main|test|test-kasan|stress|latency|weights|cpumax|build-prod|build-bench|build-size|check-inline}
 S=$TOP/scripts
 
+# The paired evaluation runs' provenance (scripts/provenance.sh) in their
+# boot directory beside the console: commit, .config hash, host, load.
+. "$S/provenance.sh"
+EVAL_MEASURES="kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot evaluation/bench/guest.sh scripts/boot.sh scripts/stats.py"
+eval_begin() {	# eval_begin <boot name> <command> [more measured paths]
+	local d
+	d=$(bootdir "$1")
+	mkdir -p "$d"
+	provenance_begin "$d/provenance.txt" "$2" \
+		"test kernel (the debug option: C and Rust switched at run time)" \
+		"$EVAL_MEASURES${3:+ $3}" "$(bdir test)/.config"
+}
+eval_end() { provenance_end "$(bootdir "$1")/provenance.txt"; }
+
 versions() {
 	log "toolchain: $(rustc --version), $(bindgen --version 2>/dev/null), $(clang$LLVM_SUFFIX --version | head -n1), $($QEMU --version | head -n1)"
 }
@@ -103,7 +117,9 @@ stress)
 	;;
 latency)
 	stage "build test kernel" "$S/build.sh" test
+	eval_begin "${BOOT_NAME:-latency}" "make bench-latency" "scripts/latency.sh scripts/latency-report.py"
 	stage "scheduling latency, C against Rust" "$S/latency.sh"
+	eval_end "${BOOT_NAME:-latency}"
 	;;
 weights)
 	# test_cpu's nested weight test measured (evaluation/bench/guest.sh, weights):
@@ -111,8 +127,10 @@ weights)
 	# rounds on C and on Rust.
 	stage "build test kernel" "$S/build.sh" test
 	export BOOT_NAME=weights
+	eval_begin weights "make bench-weights WEIGHTS_PAIRS=${WEIGHTS_PAIRS:-12}"
 	stage "CPU shares of nested groups, C against Rust" "$S/boot.sh" test \
 		sched_rust.mode=weights sched_rust.pairs="${WEIGHTS_PAIRS:-12}" kunit.enable=0
+	eval_end weights
 	;;
 cpumax)
 	# test_cpu's cpu.max tests measured (evaluation/bench/guest.sh, cpumax): the
@@ -120,8 +138,10 @@ cpumax)
 	# the quota of the process's whole life, in paired rounds.
 	stage "build test kernel" "$S/build.sh" test
 	export BOOT_NAME=cpumax
+	eval_begin cpumax "make bench-cpumax CPUMAX_PAIRS=${CPUMAX_PAIRS:-20}"
 	stage "test_cpu's cpu.max tests timed, C against Rust" "$S/boot.sh" test \
 		sched_rust.mode=cpumax sched_rust.pairs="${CPUMAX_PAIRS:-20}" kunit.enable=0
+	eval_end cpumax
 	;;
 test-kasan)
 	stage "build test kernel with KASAN and kmemleak" "$S/build.sh" test-kasan
