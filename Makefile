@@ -147,7 +147,7 @@ series-branch: ## the series as a git repository in the cache, one commit per pa
 series-import: ## write the series-branch repository's commits back into patches/ [5 s]
 	@$(S)/import-series.sh
 
-check-series: ## the series patch by patch, each built with the option on and off [CSMIN]
+check-series: ## the series patch by patch, each built with the option on and off [40 min]
 	@$(S)/check-series.sh
 
 ##@ Checks
