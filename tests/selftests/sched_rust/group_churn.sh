@@ -30,12 +30,12 @@ groups() { awk '$1 == "cpu" { print $3 }' /proc/cgroups; }
 # released, and the cpu controller's count in /proc/cgroups only when it is
 # freed, an RCU grace period and a work item later (an earlier test's groups
 # too): settle waits up to 60 s for that count to be the live groups and the
-# root, false if it is not.
+# root, false if it is not (or either is missing).
 settle() {	# settle <when, for the message>
 	local w=0 live
 	while :; do
 		live=$(awk '$1 == "nr_descendants" { print $2 + 1 }' $CG/cgroup.stat)
-		[ "$(groups)" = "$live" ] && return 0
+		[ -n "$live" ] && [ "$(groups)" = "$live" ] && return 0
 		[ $w -ge 60 ] && break
 		sleep 1
 		w=$((w + 1))
