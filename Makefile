@@ -144,7 +144,7 @@ patches: ## export the upstream-style series (git format-patch), checkpatch [1 m
 series-branch: ## the series as a git repository in the cache, one commit per patch [1 min]
 	@$(S)/export-patches.sh branch
 
-series-import: ## write the series-branch repository's commits back into patches/ [5 s]
+series-import: ## write the series-branch repository's commits back into patches/ [1 s]
 	@$(S)/import-series.sh
 
 check-series: ## the series patch by patch, each built with the option on and off [40 min]
