@@ -57,6 +57,8 @@ static noinline void llc_choice_left(struct llc_choice *c, struct sched_cache_gr
 static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_group *grp,
 				      int m_a_cpu, unsigned long m_a_occ,
 				      unsigned long curr_m_a_occ);
+static void llc_choice_ending(struct sched_cache_group *grp);
+static void llc_choice_written(struct sched_cache_group *grp);
 #endif
 #else
 static inline void
@@ -85,6 +87,8 @@ static inline void llc_choice_left(struct llc_choice *c, struct sched_cache_grou
 static inline void llc_choice_check(struct llc_choice *c, struct sched_cache_group *grp,
 				    int m_a_cpu, unsigned long m_a_occ,
 				    unsigned long curr_m_a_occ) { }
+static inline void llc_choice_ending(struct sched_cache_group *grp) { }
+static inline void llc_choice_written(struct sched_cache_group *grp) { }
 #endif
 #endif
 #ifdef CONFIG_SCHED_CACHE
@@ -110,12 +114,15 @@ static inline void llc_choice_end(struct llc_choice *c, struct sched_cache_group
 {
 	if (unlikely(c))
 		llc_choice_check(c, grp, m_a_cpu, m_a_occ, curr_m_a_occ);
+	/* every scan, checked or not: it may write the group's preferred CPU next */
+	llc_choice_ending(grp);
 }
 
 static inline void llc_choice_after(struct llc_choice *c, struct sched_cache_group *grp)
 {
 	if (unlikely(c))
 		llc_choice_left(c, grp);
+	llc_choice_written(grp);
 }
 #endif
 #ifdef CONFIG_SCHED_RUST_CFS_STATS

@@ -14,6 +14,8 @@
  * functions (declared in rust/debug/fair_debug.h) behind sched_rust_pick_debug_key.
  */
 
+#include <linux/hash.h>
+
 static noinline void
 vruntime_eligible_shadow(struct cfs_rq *cfs_rq, u64 vruntime, bool rust, int ret)
 {
@@ -489,6 +491,7 @@ static void llc_shadow_avg(u64 *avg, u64 sample, bool rust)
  * switched.
  */
 struct llc_choice {
+	s64 writers;		/* llc_choice_writers[] of the group when it began */
 	int pref;		/* grp->cpu when the scan started */
 	int want;		/* the specification's grp->cpu after it, or INT_MIN */
 	bool own;		/* next_scan is the one this scan set */
@@ -506,6 +509,49 @@ struct llc_choice {
 	} e[];
 };
 
+/*
+ * The scans that write a group's preferred CPU, by a hash of the group:
+ * every scan adds WRITER_ENDED + 1 when it has chosen, before its write
+ * (fully ordered), and takes 1 back after it (fully ordered). The low 32
+ * bits count the scans between the two, the high ones those that chose.
+ * Only a scan writes a CPU there (the tick, the load balancer and a scan's
+ * early return write -1), so a preferred CPU read twice with the same value
+ * and another value read between (X, -1, X: the tick reset it, an older
+ * scan that outlasted a period wrote it back) needs another scan's write:
+ * one that had chosen and not written when this scan began (low bits), or
+ * one that chose since (high bits; its add is ordered before its write, a
+ * read that saw the write is ordered before the counter's read by
+ * smp_rmb()). Groups that share a hash only skip more.
+ */
+#define LLC_CHOICE_WRITER_ENDED	BIT_ULL(32)
+static atomic64_t llc_choice_writers[16];
+
+static atomic64_t *llc_choice_writers_of(struct sched_cache_group *grp)
+{
+	return &llc_choice_writers[hash_ptr(grp, ilog2(ARRAY_SIZE(llc_choice_writers)))];
+}
+
+static void llc_choice_ending(struct sched_cache_group *grp)
+{
+	atomic64_add_return(LLC_CHOICE_WRITER_ENDED + 1, llc_choice_writers_of(grp));
+}
+
+static void llc_choice_written(struct sched_cache_group *grp)
+{
+	atomic64_dec_return(llc_choice_writers_of(grp));
+}
+
+/* Whether a scan other than @c's own @ended chose since @c began, or was choosing then. */
+static bool llc_choice_raced(struct llc_choice *c, struct sched_cache_group *grp, int ended)
+{
+	s64 now;
+
+	smp_rmb();	/* the preferred CPU's reads before the count's */
+	now = atomic64_read(llc_choice_writers_of(grp));
+	return lower_32_bits(c->writers) ||
+	       upper_32_bits(now) != upper_32_bits(c->writers) + ended;
+}
+
 static struct llc_choice *llc_choice_begin(struct sched_cache_group *grp, unsigned long now)
 {
 	struct llc_choice *c;
@@ -517,6 +563,8 @@ static struct llc_choice *llc_choice_begin(struct sched_cache_group *grp, unsign
 		atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_SKIPPED]);
 		return NULL;
 	}
+	/* the count before the preferred CPU (a write that ended since, seen) */
+	c->writers = atomic64_read_acquire(llc_choice_writers_of(grp));
 	c->pref = READ_ONCE(grp->cpu);
 	c->want = INT_MIN;
 	/*
@@ -605,7 +653,7 @@ static noinline void llc_choice_check(struct llc_choice *c, struct sched_cache_g
 			break;
 	}
 	if (j < c->nr || cpu < nr_cpu_ids || READ_ONCE(grp->cpu) != c->pref ||
-	    llc_choice_numa() != c->numa) {
+	    llc_choice_raced(c, grp, 0) || llc_choice_numa() != c->numa) {
 		atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_SKIPPED]);
 		return;
 	}
@@ -725,6 +773,11 @@ static noinline void llc_choice_left(struct llc_choice *c, struct sched_cache_gr
 	 */
 	smp_rmb();
 	if (READ_ONCE(grp->next_scan) != c->next_scan) {
+		atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_SKIPPED]);
+		return;
+	}
+	/* Nor one that began before and wrote after this one (this one's add counted). */
+	if (llc_choice_raced(c, grp, 1)) {
 		atomic_long_inc(&sched_rust_llc_choice[SCHED_RUST_CHOICE_SKIPPED]);
 		return;
 	}
