@@ -145,6 +145,10 @@ report() {	# report <dir holding results-*.txt>
 }
 if [ "${1:-}" = readme ]; then
 	ls "$D"/results-*.txt > /dev/null 2>&1 || die "no results in $D: run make bench-native first"
+	# The build is the replicate: the committed intervals come from five
+	# layouts or more (a quick run with fewer stays in the cache).
+	nb=$(compgen -G "$D/results-*.txt" | wc -l)
+	[ "$nb" -ge 5 ] || die "$D holds $nb builds' results: the committed results need 5 or more (NATIVE_BUILDS)"
 	R=$TOP/evaluation/bench/results-native
 	mkdir -p "$R"
 	rm -f "$R"/results*.txt* "$R/figures.tsv"
@@ -197,7 +201,11 @@ i=0
 for pad in "${PADS[@]}"; do
 	i=$((i + 1))
 	stage "build $i of ${#PADS[@]} (padding $pad)" build "$pad"
-	[ $i = 1 ] && { cp "$B/.config" "$D/config"; echo "config: $(sha256sum "$D/config" | cut -c1-16) of the UML kernel's .config" >> "$D/provenance.txt"; }
+	if [ $i = 1 ]; then
+		cp "$B/.config" "$D/config"
+		echo "config: $(sha256sum "$D/config" | cut -c1-16) of the UML kernel's .config" >> "$D/provenance.txt"
+		provenance_built "$D/provenance.txt" "$B"
+	fi
 	cp "$B/linux" "$D/linux"
 	where=$(nm "$B/linux" | awk '$3 == "pick_task_fair" { a = $1 } END { print a }')
 	# The padding must have moved fair.o's code: a new address per build.

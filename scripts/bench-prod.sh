@@ -53,6 +53,7 @@ provenance_begin "$R/provenance.txt" "make bench-prod BENCH_PROD_BOOTS=$boots BE
 	"$KARCH production kernels stock, =n (off) and =y (prod), configs/base.config + $KARCH.config + distro.config, under QEMU TCG with the per-call plugin" \
 	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot/init evaluation/bench/guest.sh tests/boot/stress.sh tests/boot/schedbench.c evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/stats.py" \
 	"$(bdir stock)/.config" "$(bdir off)/.config" "$(bdir prod)/.config"
+provenance_built "$R/provenance.txt" "$(bdir stock)" "$(bdir off)" "$(bdir prod)"
 
 {
 	echo "==== rust-sched-cfs production kernels, $(date -u '+%Y-%m-%d %H:%M UTC') ===="

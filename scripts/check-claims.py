@@ -47,7 +47,9 @@ The check fails on:
   commit's copy of the paths it measures ("measures:") differs from HEAD's:
   the kernel tree the series builds, file by kernel path (whichever folder
   of the repository holds it; with "patches" among the paths, every file the
-  series places in a kernel build, rust/helpers/ too; the files the patches change as the patches,
+  series places in a kernel build, rust/helpers/ too, or, where the run
+  recorded "built-from:" (the placed files its kernels' objects were
+  compiled from, by Kbuild's dependency lists), those; the files the patches change as the patches,
   applied to the cache's kernel source, leave them, else the diffs as text:
   a commit message, a patch's number or the cover letter is not code), any other file by its
   content (a file moved is compared at its new path, and a reference to a
@@ -240,14 +242,15 @@ def under(path, prefixes):
     return any(path == p or path.startswith(p.rstrip("/") + "/") for p in prefixes)
 
 
-def measured(commit, paths, renamed=None, extra=()):
+def measured(commit, paths, renamed=None, extra=(), built_from=None):
     """What a result measured, at a commit, as {key: code}. The kernel tree
     the overlay builds, by kernel path ("kernel:<path>": a repository file
-    the series places there, whichever repository folder holds it); the
-    kernel files the series' patches change, as they leave them (see
-    patched()); any other file under the paths (and the extra
-    files) by its path, or by the path renamed gives it at HEAD (a move is
-    no change, an edit is)."""
+    the series places there, whichever repository folder holds it; with
+    built_from, the kernel paths the run's kernels were compiled from, only
+    those of them); the kernel files the series' patches change, as they
+    leave them (see patched()); any other file under the paths (and the
+    extra files) by its path, or by the path renamed gives it at HEAD (a
+    move is no change, an edit is)."""
     names, files = series_of(commit)
     renamed = renamed or {}
     view, placed = {}, set()
@@ -256,9 +259,14 @@ def measured(commit, paths, renamed=None, extra=()):
             continue    # an intermediate stage: the series ends at a repository file
         placed.add(src)
         # A run that measured the series measured every file it places in
-        # a kernel build (rust/helpers/ too), as patched() its diffs.
-        built = under("patches", paths) and not dst.startswith(("Documentation/", "tools/testing/"))
-        if built or under(dst, paths) or under(src, paths):
+        # a kernel build (rust/helpers/ too), as patched() its diffs; one
+        # that recorded what its kernels were compiled from, those files.
+        kernel = not dst.startswith(("Documentation/", "tools/testing/"))
+        if built_from is not None and kernel:
+            take = dst in built_from
+        else:
+            take = (under("patches", paths) and kernel) or under(dst, paths) or under(src, paths)
+        if take:
             view["kernel:" + dst] = code_of(commit, src)
     if under("patches", paths):
         view.update(patched(commit, names))
@@ -270,7 +278,7 @@ def measured(commit, paths, renamed=None, extra=()):
     return view
 
 
-def stale(commit, paths):
+def stale(commit, paths, built_from=None):
     """The measured items that differ between the commit and HEAD."""
     # A file moved in the repository (git's rename detection; the code is
     # then compared) is compared with itself at its new path, and a
@@ -286,8 +294,8 @@ def stale(commit, paths):
         back[f[2]] = f[1]
         if os.path.basename(f[1]) == os.path.basename(f[2]):
             back[os.path.dirname(f[2]) + "/"] = os.path.dirname(f[1]) + "/"
-    then = measured(commit, paths, renamed)
-    now = measured("HEAD", paths, extra=sorted(renamed.values()))
+    then = measured(commit, paths, renamed, built_from=built_from)
+    now = measured("HEAD", paths, extra=sorted(renamed.values()), built_from=built_from)
     if back:
         pat = re.compile("|".join(re.escape(k) for k in sorted(back, key=len, reverse=True)))
         now = {k: v if v is None else pat.sub(lambda m: back[m[0]], v) for k, v in now.items()}
@@ -349,7 +357,13 @@ class Source:
         measures = self.prov.get("measures", "").split()
         if not measures:
             self.errors.append(f"{self.path}/provenance.txt: no 'measures:' paths")
-        changed = [f for f in (stale(commit, measures) if self.here else []) if f not in analysis]
+        built_from = None
+        if "built-from" in self.prov:
+            built_from = set(self.prov["built-from"].split(": ", 1)[-1].split())
+            if not built_from:
+                self.errors.append(f"{self.path}/provenance.txt: 'built-from:' lists no file")
+        changed = [f for f in (stale(commit, measures, built_from) if self.here else [])
+                   if f not in analysis]
         if changed:
             self.errors.append(f"{self.path}: measured {commit[:12]}, and the code it measures changed since: "
                                + " ".join(changed[:8]) + (" ..." if len(changed) > 8 else ""))

@@ -65,6 +65,41 @@ provenance_end() {
 	} >> "$1"
 }
 
+# provenance_built <file> <build directory>...: "built-from:" the kernel
+# paths patches/series places that the builds were compiled from, by
+# Kbuild's dependency lists (each object's .cmd file; the Kconfig files in
+# include/config/auto.conf.cmd) and a placed Makefile where the folder it
+# governs was built: scripts/check-claims.py then counts a
+# placed file as measured only when one of the run's kernels read it (the
+# debug kernel's files are not the production kernel's). Every other
+# measured path stays measured.
+provenance_built() {
+	local out=$1 b m pats found
+	shift
+	pats=$(mktemp)
+	awk '/^[ \t]/ { n = split($1, a, ":"); print a[n] }' "$TOP/patches/series" | sort -u > "$pats"
+	for b in "$@"; do
+		[ -f "$b/include/config/auto.conf.cmd" ] ||
+			fail "$b: no include/config/auto.conf.cmd: not a configured build, its sources are unknown"
+	done
+	found=$(find "$@" \( -name '.*.cmd' -o -name auto.conf.cmd \) -print0 |
+		xargs -0 grep -ohF -f "$pats" | sort -u | tr '\n' ' ')
+	# A placed Makefile: read by the build of any folder it governs.
+	while read -r m; do
+		for b in "$@"; do
+			if compgen -G "$b/$(dirname "$m")/.*.cmd" > /dev/null; then
+				found="$found$m "
+				break
+			fi
+		done
+	done < <(grep -E '(^|/)(Makefile|Kbuild)$' "$pats")
+	rm -f "$pats"
+	found=$(tr ' ' '\n' <<< "$found" | sort -u | tr '\n' ' ')
+	found=${found# }
+	[ -n "$found" ] || fail "$*: no file of patches/series in the builds' dependency lists"
+	echo "built-from: ${found% }" >> "$out"
+}
+
 # provenance_copy <from> <to>: a result directory's provenance, refused
 # when the run did not record one.
 provenance_copy() {

@@ -19,7 +19,8 @@
 #    report, and no other;
 #  - make check-claims passes on the committed tree and fails on a figure
 #    changed by one digit and on a committed change to code a run measured;
-#  - check-claims takes a move of measured files for no change, and a
+#  - check-claims takes a move of measured files for no change, nor a
+#    change to a placed file no run's kernels were compiled from, and a
 #    change to code a patch adds for one;
 #  - make rust-analyzer and make compile_commands.json, on make test's
 #    kernel, name the repository's files by their paths here;
@@ -347,6 +348,22 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation
 		grep -q "the code it measures changed since: kernel:rust/helpers/percpu.c" "$tmp/out" &&
 			ok "check-claims names the helper" ||
 			ko "check-claims did not name rust/helpers/percpu.c"
+		# A C file the series places that no run's kernels were compiled
+		# from (every run's "built-from:"): a change to it is no change.
+		git -C "$c" -c user.name=h -c user.email=h@h revert --no-edit HEAD > /dev/null
+		sed -n 's/^built-from: //p' "$c"/evaluation/bench/*/provenance.txt | tr ' ' '\n' > "$tmp/built"
+		unbuilt=$(awk 'NR == FNR { b[$0] = 1; next }
+			/^[ \t]/ && $1 !~ /^@/ { n = split($1, a, ":"); d = a[n]
+				if (d ~ /\.c$/ && d !~ /^(Documentation|tools\/testing)\// && !(d in b)) { print a[1]; exit } }' \
+			"$tmp/built" "$c/patches/series")
+		if [ -n "$unbuilt" ] && grep -q '^built-from: ' "$c"/evaluation/bench/results-native/provenance.txt; then
+			echo "static int __maybe_unused harness_unbuilt;" >> "$c/$unbuilt"
+			git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to a file no run built"
+			expect 0 "check-claims after a change to $unbuilt, which no run's kernels were compiled from" \
+				/usr/bin/python3 "$c/scripts/check-claims.py"
+		else
+			ko "check-claims: no 'built-from:' in results-native, or every placed C file in it"
+		fi
 	else
 		ko "check-claims fails on the committed tree: $(grep -c '^FAIL' "$tmp/cc") problems, first: $(grep -m1 '^FAIL' "$tmp/cc")"
 	fi
