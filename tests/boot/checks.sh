@@ -316,6 +316,11 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 		nsweeps=$(sget "stress_failnth $impl" | awk '$7 > 0 { n++ } END { print n + 0 }')
 		[ "$nsweeps" -ge 3 ] ||
 			problems+=("stress: fail-nth over mkdir on $impl: $nsweeps sweeps with failed mkdirs, expected 3")
+		# C's clean error: every mkdir that failed returned ENOMEM
+		# ("failed F enomem E": fields 7 and 9).
+		other=$(sget "stress_failnth $impl" | awk '$7 != $9 { n += $7 - $9 } END { print n + 0 }')
+		[ "$other" = 0 ] ||
+			problems+=("stress: fail-nth over mkdir on $impl: $other failed mkdirs returned an error other than ENOMEM")
 		read -r dp ds <<< "$(sget "stress_leak $impl" | awk '{ p += $3 - $2; s += $6 - $5 } END { print p + 0, s + 0 }')"
 		[ "$dp" -le $((16 * ${ncpu:-4})) ] ||
 			problems+=("stress: Percpu grew by $dp kB over the failed mkdirs on $impl")

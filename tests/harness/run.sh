@@ -126,6 +126,10 @@ if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^sched_rust: DONE'
 	expect 1 "the same console with no scan moving the preferred CPU" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	sed 's/^sched_rust: llc_choice \([0-9 ]*\) [0-9]*$/sched_rust: llc_choice \1 3/' "$con" > "$tmp/console"
 	expect 1 "the same console with the preferred CPU left compared after 3 scans" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	# fail-nth over mkdir: a failed mkdir that did not return ENOMEM.
+	awk '!d && $1 " " $2 " " $3 == "sched_rust: stress_failnth rust" && $12 > 0 { $12 = $12 - 1; d = 1 } { print }' \
+		"$con" > "$tmp/console"
+	expect 1 "the same console with a failed mkdir that returned another error than ENOMEM" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	# test_cpu: a case that failed every Rust run and passed every C run
 	# fails the boot, and the report names it with its runs.
 	sed 's/^sched_rust: cgsel rust ok \([0-9]*\) test_cpucg_subtree_control$/sched_rust: cgsel rust not ok \1 test_cpucg_subtree_control/' "$con" > "$tmp/console"
