@@ -82,8 +82,10 @@ provenance_built() {
 		[ -f "$b/include/config/auto.conf.cmd" ] ||
 			fail "$b: no include/config/auto.conf.cmd: not a configured build, its sources are unknown"
 	done
-	found=$(find "$@" \( -name '.*.cmd' -o -name auto.conf.cmd \) -print0 |
-		xargs -0 grep -ohF -f "$pats" | sort -u | tr '\n' ' ')
+	# One grep over all the lists: a build with no placed file (stock) is
+	# no error, an empty union is (below).
+	found=$(find "$@" \( -name '.*.cmd' -o -name auto.conf.cmd \) -print0 | xargs -0 cat |
+		{ grep -ohF -f "$pats" || true; } | sort -u | tr '\n' ' ')
 	# A placed Makefile: read by the build of any folder it governs.
 	while read -r m; do
 		for b in "$@"; do
