@@ -27,7 +27,8 @@
 //!   complete, then the shares and the bandwidth control, once;
 //! - on the Rust side, fields that other CPUs access without the lock are accessed atomically
 //!   (relaxed, as `READ_ONCE()`; `rq->sd` as `rcu_dereference()`, its address dependency kept by
-//!   the LKMM's `Relaxed`); C's plain accesses to them stay as they are (see [`llc`]).
+//!   the LKMM's `Relaxed`); the C accesses that can race with them are marked
+//!   (`READ_ONCE()`/`WRITE_ONCE()`, see [`llc`]).
 //!
 //! On an `unsafe` contract, each stating what its caller guarantees: every conversion from what C
 //! passes in: the `assume_held()` of the tokens (the lock is held); `RqLocked::cfs_rq`,

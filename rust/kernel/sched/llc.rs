@@ -16,12 +16,14 @@
 //! balancing reads a remote domain's `llc_counts[]` (`update_sg_lb_stats()`,
 //! `sched_balance_find_src_rq()`) and a remote runqueue's `nr_pref_llc_running`
 //! (`alb_break_llc()`); `task_tick_cache()` reads `cpu_epoch` under the runqueue lock only;
-//! the debugfs dump reads the counters and `preferred_llc`; domain rebuilds publish `rq->sd`.
+//! domain rebuilds publish `rq->sd`; the evaluation aids' debugfs dump (not in a production
+//! kernel) reads the counters and `preferred_llc`.
 //! Those fields are accessed here with the kernel's atomics ([`Atomic::from_ptr`], relaxed: C's
 //! `READ_ONCE()`/`WRITE_ONCE()`; `rq->sd` too, the reads of the domain it points to ordered
 //! after its publication by their address dependency, which the LKMM's `Relaxed` keeps, as
-//! `rcu_dereference()` in C). Each is a naturally aligned `u32` (or pointer) field of a C
-//! struct without `__packed`, as `from_ptr` requires.
+//! `rcu_dereference()` in C). Each is a field of a C struct without `__packed`, of a type
+//! (`u32`, `unsigned long`, `u64` or a pointer) that the option's 64-bit architectures align
+//! to its size, so naturally aligned, as `from_ptr` requires.
 //!
 //! What this guarantees: the Rust accesses are marked, and the only writers, which hold the
 //! lock, are serialised, so no two Rust accesses race. The C accesses that can run concurrently
@@ -43,8 +45,7 @@ impl RqLocked {
     #[inline]
     pub fn llc(&self) -> &RqLlc {
         // CAST: `RqLlc` is `repr(transparent)` over `Opaque<rq>`, which has its layout.
-        // INVARIANT: The lock, a raw spinlock, is held while the view exists, so preemption is
-        // disabled, which makes an RCU read-side critical section for `rq->sd`.
+        // INVARIANT: The lock is held while the view exists (it borrows `self`).
         // SAFETY: The runqueue is valid and locked while `self` lives (invariants of
         // `RqLocked`), so for the borrow of `self`.
         unsafe { &*self.rq().cast::<RqLlc>() }
@@ -70,11 +71,14 @@ impl RqLocked {
 ///
 /// Obtained from [`RqLocked::llc`].
 ///
+/// The runqueue lock is a raw spinlock: while it is held, preemption is disabled, which makes an
+/// RCU read-side critical section (RCU-sched and RCU are one flavour) in which `rq->sd` stays
+/// valid. That follows from the rule of [`RqLocked::assume_held`] (atomic context while the token
+/// lives), not from this type.
+///
 /// # Invariants
 ///
-/// While a `&RqLlc` exists, the runqueue is valid and its lock is held. The lock is a raw
-/// spinlock: holding it disables preemption, which makes an RCU read-side critical section
-/// (RCU-sched and RCU are one flavour), in which `rq->sd` stays valid.
+/// While a `&RqLlc` exists, the runqueue is valid and its lock is held.
 #[repr(transparent)]
 pub struct RqLlc(Opaque<bindings::rq>);
 
@@ -89,8 +93,8 @@ impl RqLlc {
     pub fn nr_llc_running(&self) -> u32 {
         // SAFETY:
         // - The runqueue is valid (type invariants) and the field an aligned `u32`.
-        // - The debugfs dump (`sched_rust/llc_state`) reads the counter without the lock, with
-        //   `READ_ONCE()`, so every Rust access is atomic.
+        // - Only the evaluation aids' debugfs dump reads the counter without the lock (with
+        //   `READ_ONCE()`); the access is atomic so that it is race-free there too.
         unsafe { Atomic::from_ptr(&raw mut (*self.rq()).nr_llc_running).load(Relaxed) }
     }
 
@@ -311,8 +315,9 @@ impl RqEpoch {
     /// Returns `rq->cpu_epoch`.
     #[inline]
     pub fn epoch(&self) -> u64 {
-        // SAFETY: The runqueue is valid (type invariants); `cpu_epoch`, which other CPUs read
-        // without `cpu_epoch_lock`, is accessed atomically.
+        // SAFETY: The runqueue is valid (type invariants); `cpu_epoch`, an `unsigned long`, is
+        // naturally aligned; other CPUs read it without `cpu_epoch_lock`, so it is accessed
+        // atomically.
         let v = unsafe { Atomic::from_ptr(&raw mut (*self.0.get()).cpu_epoch).load(Relaxed) };
         crate::num::casts::usize_as_u64(v)
     }
@@ -444,8 +449,9 @@ impl<'a> RunningAvg<'a> {
     /// Returns the average.
     #[inline]
     pub fn get(&self) -> u64 {
-        // SAFETY: `avg` is valid (type invariants); other CPUs read it concurrently with
-        // `READ_ONCE()`, so every Rust access is atomic.
+        // SAFETY: `avg` is valid (type invariants) and points to a `u64` field, 8-byte aligned on
+        // the option's 64-bit architectures; other CPUs read it concurrently with `READ_ONCE()`,
+        // so every Rust access is atomic.
         unsafe { Atomic::from_ptr(self.avg).load(Relaxed) }
     }
 
