@@ -31,7 +31,7 @@ FLAVOUR ?= test
 BOOT_ARGS ?=
 
 .PHONY: all help prod test test-kasan test-arm64 test-all stress bench-latency bench-weights bench-cpumax boot shell bench bench-arm64 \
-	bench-prod bench-scale bench-native bench-native-bundle \
+	bench-prod bench-verdicts bench-scale bench-native bench-native-bundle \
 	kunit kunit-uml kunit-spec setup fetch overlay patches series-branch series-import check-series \
 	lint check-off check-inline check-rust-min check-unsound check-harness check-claims clean \
 	rust-analyzer compile_commands.json
@@ -96,6 +96,9 @@ bench-arm64: ## make bench on the arm64 bench kernel [untimed]
 
 bench-prod: ## stock, =n, =y head to head, 5 boots each, per-call plugin [70 min]
 	@$(S)/bench-prod.sh
+
+bench-verdicts: ## bench-prod's selftest cases that differ, run 20 times per kernel [20 min]
+	@$(S)/bench-verdicts.sh
 
 bench-scale: ## C and Rust at 4 to 64 CPUs in 2 to 16 LLCs; aggregation parity [untimed]
 	@$(S)/bench-scale.sh

@@ -68,6 +68,12 @@ for f in $keep; do
 done
 file -L "$ks/cgroup/test_cpu" | grep -q 'statically linked' ||
 	die "cgroup/test_cpu is not statically linked"
+# test_cpu's cases repeated (make bench-verdicts): test_cpu.c compiled in
+# unchanged, with a main of its own (tests/boot/test_cpu_repeat.c).
+$GCC -O2 -static -Wall -Werror -pthread -D_GNU_SOURCE= -I"$sel" -I"$sel/cgroup" \
+	-I"$sel/cgroup/lib/include" -o "$ks/cgroup/test_cpu_repeat" \
+	"$TOP/tests/boot/test_cpu_repeat.c" "$sel/cgroup/lib/cgroup_util.c" ||
+	die "cannot build tests/boot/test_cpu_repeat.c against the kernel's test_cpu.c"
 # Fixes to the selftests themselves, in the form they would be sent
 # upstream (tests/boot/selftests/*.patch, each saying why).
 for p in "$TOP"/tests/boot/selftests/*.patch; do
