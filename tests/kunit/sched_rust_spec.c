@@ -296,50 +296,66 @@ static const struct spec_se *spec_se_of(const struct spec_rq *s, u32 bit)
 }
 
 /*
- * The first property answer @got (one bit) breaks, SPEC_NR_PROPS if none;
- * @checked counts, per property, the answers it applied to.
+ * The properties answer @got (one bit) breaks, each checked on its own
+ * where it applies, as a mask of BIT(enum spec_prop), 0 if none; @checked
+ * counts, per property, the answers it applied to. Where a property
+ * applies is the rules' precedence (P1 and P2 override EEVDF's E3 and E4);
+ * within it, E1's two halves, E3 and E4 are each decided without the
+ * others' verdicts, so that a pick that breaks several names them all.
  */
-static enum spec_prop spec_pick_props(const struct spec_rq *s, const struct spec_avg *avg,
-				      bool protect, bool buddy, u32 got, u64 *checked)
+static u32 spec_pick_props(const struct spec_rq *s, const struct spec_avg *avg,
+			   bool protect, bool buddy, u32 got, u64 *checked)
 {
 	bool curr_on = s->has_curr && s->curr_on_rq;
 	unsigned int i, n = s->nr + curr_on;
 	const struct spec_se *p = spec_se_of(s, got);
 	bool none = got == SPEC_NULL;
 	bool next_ok, curr_ok;
+	u32 bad = 0;
 
 	checked[SPEC_E1_RUNNABLE]++;
 	if (!n != none || (n && !p))
-		return SPEC_E1_RUNNABLE;
+		bad |= BIT(SPEC_E1_RUNNABLE);
 	if (!n)
-		return SPEC_NR_PROPS;
+		return bad;
 	if (n == 1) {
 		checked[SPEC_E2_ONE]++;
-		return got == (s->nr ? BIT(0) : SPEC_CURR) ? SPEC_NR_PROPS : SPEC_E2_ONE;
+		if (got != (s->nr ? BIT(0) : SPEC_CURR))
+			bad |= BIT(SPEC_E2_ONE);
+		return bad;
 	}
 	next_ok = protect && buddy && s->next >= 0 && spec_eligible(s, avg, s->se[s->next].v);
 	if (next_ok) {
 		checked[SPEC_P1_BUDDY]++;
-		return got == BIT(s->next) ? SPEC_NR_PROPS : SPEC_P1_BUDDY;
+		if (got != BIT(s->next))
+			bad |= BIT(SPEC_P1_BUDDY);
+		return bad;
 	}
 	curr_ok = protect && curr_on && spec_eligible(s, avg, s->curr.v) && spec_protected(s);
 	if (curr_ok) {
 		checked[SPEC_P2_PROTECTED]++;
-		return got == SPEC_CURR ? SPEC_NR_PROPS : SPEC_P2_PROTECTED;
+		if (got != SPEC_CURR)
+			bad |= BIT(SPEC_P2_PROTECTED);
+		return bad;
 	}
+	/* E3 and E4 speak of a runnable pick: without one, E1 said so. */
+	if (!p)
+		return bad;
 	checked[SPEC_E3_ELIGIBLE]++;
 	if (!spec_eligible(s, avg, p->v))
-		return SPEC_E3_ELIGIBLE;
+		bad |= BIT(SPEC_E3_ELIGIBLE);
 	checked[SPEC_E4_EARLIEST]++;
 	for (i = 0; i <= s->nr; i++) {
 		const struct spec_se *q = i < s->nr ? &s->se[i] : &s->curr;
 
 		if (i == s->nr && !curr_on)
 			break;
-		if (spec_eligible(s, avg, q->v) && spec_key(s, q->d) < spec_key(s, p->d))
-			return SPEC_E4_EARLIEST;
+		if (spec_eligible(s, avg, q->v) && spec_key(s, q->d) < spec_key(s, p->d)) {
+			bad |= BIT(SPEC_E4_EARLIEST);
+			break;
+		}
 	}
-	return SPEC_NR_PROPS;
+	return bad;
 }
 
 static u32 spec_pick(const struct spec_rq *s, const struct spec_avg *avg,
@@ -816,17 +832,19 @@ static void spec_check_pick(struct kunit *test, struct spec_counts *c, enum spec
 	if (cl == SPEC_IN) {
 		u32 got[3] = { ps, pc, pr };
 		static const char * const side[3] = { "stock C", "C", "Rust" };
-		enum spec_prop bad;
+		u32 bad;
+		int b;
 		int k;
 
 		for (k = 0; k < 3; k++) {
 			bad = spec_pick_props(s, avg, protect, buddy, got[k], c->prop_checked);
-			if (bad == SPEC_NR_PROPS)
+			if (!bad)
 				continue;
 			c->prop_bad[cl]++;
-			if (c->printed[cl] < 5)
-				kunit_info(test, "protect %d buddy %d: %s picked %#x, which breaks %s\n",
-					   protect, on, side[k], got[k], spec_prop_name[bad]);
+			for (b = 0; b < SPEC_NR_PROPS && c->printed[cl] < 5; b++)
+				if (bad & BIT(b))
+					kunit_info(test, "protect %d buddy %d: %s picked %#x, which breaks %s\n",
+						   protect, on, side[k], got[k], spec_prop_name[b]);
 			spec_report(test, c, cl, s, "pick: breaks a property");
 		}
 	}
@@ -1444,7 +1462,7 @@ out:
  * after the clock moved by 0, 1, p, p + 1, 64 p or (2^32 + 1) p jiffies and
  * followed by 0 or 7 ns run, alternately the update alone and
  * fraction_mm_sched(), from initial states crossing the jiffies and epoch
- * wraps, with the process's entry 0 to 2^32 + 1 epochs behind; fair.c's C (with
+ * wraps, with the process's entry 0 to 2^32 + 64 epochs behind; fair.c's C (with
  * this series' fix of __shr_u64()) and Rust each on their own runqueue, both against
  * the specification after every update.
  */
@@ -1517,7 +1535,13 @@ static const unsigned int spec_decay_periods_ci[] = { 0, 3 };
 static const unsigned int spec_decay_periods_full[] = { 0, 1, 3, 10 };
 static const u64 spec_decay_epochs[] = { 7, ULONG_MAX };
 static const u64 spec_decay_cpu_runtimes[] = { 0, 1000, 1ULL << 40 };
-static const u64 spec_decay_gaps[] = { 0, 1, 64, 1ULL << 32, SPEC_DECAY_FAR };
+/*
+ * 2^32 + 63 and 2^32 + 64 epochs: the edges of the window in which the old
+ * __shr_u64() shift (gap modulo 2^32 below 64) halved instead of cleared.
+ */
+static const u64 spec_decay_gaps[] = {
+	0, 1, 64, 1ULL << 32, SPEC_DECAY_FAR, (1ULL << 32) + 63, (1ULL << 32) + 64,
+};
 static const u64 spec_decay_runtimes[] = { 999, 1ULL << 40 };
 #define SPEC_DECAY_STARTS						\
 	(ARRAY_SIZE(spec_decay_epochs) * ARRAY_SIZE(spec_decay_cpu_runtimes) *	\
