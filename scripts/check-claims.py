@@ -27,7 +27,10 @@ collapsed on both sides); <key> is a key of the source's figures.tsv, or
 min(<glob>), max(<glob>), count(<glob>) over its keys. A numeric figure must
 equal the key's value rounded to the figure's own decimals (thousands
 separators and a trailing % are read as written); any other must be part of
-the value's text. "in" ties a parameter to the code that sets it (the file
+the value's text. "timing: <what, where>" marks a wall time of the
+harness itself (how long a make target or a boot took on the reference
+machine), quoted as guidance: it is counted apart, not checked against a
+result. "in" ties a parameter to the code that sets it (the file
 must hold the text, and the text the figure's numbers; a percentage may be
 a fraction there); "const" is for what is not measured at all. "bound"
 ties a percentage that bounds ratios ("under 1.5 %", "within 1.6 % either
@@ -62,8 +65,9 @@ The check fails on:
   anchor, or whose source does not hold the figure;
 - a figure of a listed document that no claim covers: decimals (0.84, not a
   version such as 7.3.4), numbers with thousands separators, percentages,
-  slash lists (58/82/88), "N of M" and "N against M" (markdown code blocks and
-  a patch's diff are not read).
+  slash lists (58/82/88), "N of M" and "N against M", and whole numbers with
+  a unit of time, size or count (30 s, 512 kB, 5 boots, 84 groups; markdown
+  code blocks and a patch's diff are not read).
 It prints how many figures it checked in how many documents.
 """
 
@@ -85,6 +89,8 @@ FIGURE = re.compile(
     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?"    # 13,239
     r"|\d+\.\d+(?! ?%)"                 # 0.84, 0.74-1.35, 1.5ms
     r"|\d+(?:\.\d+)? ?%"                # 42 %
+    r"|\d+ ?(?:ns|ms|s|kB|MB|minutes|instructions|calls|boots|builds|reps|runs"
+    r"|states|updates|checks|scans|groups|times)\b(?!-)"  # 5 boots, 30 s
     r")(?!\d|[.,]\d|/\d)")
 
 
@@ -472,7 +478,7 @@ def main():
         except OSError:
             errors.append(f"{d}: listed in evaluation/bench/claims/, not found")
     covered = {d: [] for d in texts}
-    used, consts, params, blocks = 0, 0, 0, 0
+    used, consts, params, blocks, timings = 0, 0, 0, 0, 0
     for d, text in texts.items():
         for m in re.finditer(r"<!-- from (\w+):(\S+) -->\n(.*?)<!-- end -->", text, re.S):
             line = text.count("\n", 0, m.start()) + 1
@@ -516,6 +522,11 @@ def main():
             if len(src) < len("const: ") + 10:
                 errors.append(f"{where}: a const claim says why it is not a measurement")
             consts += 1
+            continue
+        if src.startswith("timing:"):
+            if len(src) < len("timing: ") + 10:
+                errors.append(f"{where}: a timing claim says what was timed, where")
+            timings += 1
             continue
         m = re.fullmatch(r"bound (\w+):(.+)", src)
         if m:
@@ -583,7 +594,8 @@ def main():
                      for s in sources.values())
     print(f"check-claims: {found} figures in {len(texts)} documents; {blocks} blocks copied from results,"
           f" {used} claims tied to results,"
-          f" {params} to the code that sets them, {consts} declared not measurements; sources: {srcs}")
+          f" {params} to the code that sets them, {consts} declared not measurements,"
+          f" {timings} harness wall times quoted as guidance (not committed results); sources: {srcs}")
     if errors:
         print(f"check-claims: {len(errors)} problem(s)")
         sys.exit(1)
