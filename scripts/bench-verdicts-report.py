@@ -75,6 +75,7 @@ def main():
             pref = sum(rr) / len(rr)
             low = stats.detectable_rate(len(rx), pref)
             fig(f"verdict.{case}.{x}_{ref}.p", f"{p:.3f}")
+            fig(f"verdict.{case}.{x}_{ref}.ref_rate", f"{pref:.2f}")
             fig(f"verdict.{case}.{x}_{ref}.detectable", "none" if low is None else f"{low:.2f}")
             if p < stats.ALPHA:
                 worse = sum(rx) / len(rx) < pref
