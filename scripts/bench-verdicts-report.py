@@ -8,8 +8,10 @@ detected: the lowest pass rate below the reference kernel's observed one
 that the runs would not have told apart from it with 80 % power. Skipped
 runs count as neither.
 
-Exit 1 when a kernel has no run of a case, or a case passes less often on
-=y than on =n at p < 0.05 (a change the Rust pieces made, to be found).
+Exit 1 when a line names no case, kernel or run, when a kernel has no
+passed or failed run of a case (every run skipped counts as none), or when
+a case passes less often on =y than on =n at p < 0.05 (a change the Rust
+pieces made, to be found).
 
     bench-verdicts-report.py <verdicts.tsv> [--figures <figures.tsv>]
 """
@@ -31,14 +33,22 @@ def main():
     ap.add_argument("tsv")
     ap.add_argument("--figures")
     a = ap.parse_args()
-    runs, boots = {}, {}
+    runs, boots, skips = {}, {}, {}
+    figs, problems = [], []
     with open(a.tsv) as f:
-        for row in csv.DictReader(f, delimiter="\t"):
+        for n, row in enumerate(csv.DictReader(f, delimiter="\t"), 2):
+            if not row.get("case") or row.get("kernel") not in KERNELS or not (row.get("run") or "").isdigit():
+                problems.append(f"{a.tsv}:{n}: a run that names no case, kernel or run: {row}")
+                continue
             if row["result"] == "skip":
+                skips.setdefault(row["case"], {}).setdefault(row["kernel"], 0)
+                skips[row["case"]][row["kernel"]] += 1
                 continue
             runs.setdefault(row["case"], {}).setdefault(row["kernel"], []).append(row["result"] == "ok")
             boots.setdefault((row["case"], row["kernel"], row["boot"]), []).append(row["result"] == "ok")
-    figs, problems = [], []
+    # A case that only skipped on a kernel has no verdict there.
+    for case in skips:
+        runs.setdefault(case, {})
 
     def fig(k, v):
         figs.append((k, v))
@@ -56,7 +66,8 @@ def main():
         for k in KERNELS:
             r = per.get(k, [])
             if not r:
-                problems.append(f"{case}: no run on {NAMES[k]}")
+                problems.append(f"{case}: no run on {NAMES[k]}"
+                                f" ({skips.get(case, {}).get(k, 0)} skipped)")
                 print(f"  {NAMES[k]:6s} no run")
                 continue
             iv = stats.rate_interval(sum(r), len(r))

@@ -77,15 +77,18 @@ provenance_built() {
 	local out=$1 b m pats found
 	shift
 	pats=$(mktemp)
+	# shellcheck disable=SC2064 # the file's name now
+	trap "rm -f '$pats'; trap - RETURN" RETURN
 	awk '/^[ \t]/ { n = split($1, a, ":"); print a[n] }' "$TOP/patches/series" | sort -u > "$pats"
 	for b in "$@"; do
 		[ -f "$b/include/config/auto.conf.cmd" ] ||
-			fail "$b: no include/config/auto.conf.cmd: not a configured build, its sources are unknown"
+			die "$b: no include/config/auto.conf.cmd: not a configured build, its sources are unknown"
 	done
 	# One grep over all the lists: a build with no placed file (stock) is
 	# no error, an empty union is (below).
 	found=$(find "$@" \( -name '.*.cmd' -o -name auto.conf.cmd \) -print0 | xargs -0 cat |
-		{ grep -ohF -f "$pats" || true; } | sort -u | tr '\n' ' ')
+		{ grep -ohF -f "$pats" || true; } | sort -u | tr '\n' ' ') ||
+		die "$*: cannot read the builds' dependency lists"
 	# A placed Makefile: read by the build of any folder it governs.
 	while read -r m; do
 		for b in "$@"; do
@@ -95,10 +98,9 @@ provenance_built() {
 			fi
 		done
 	done < <(grep -E '(^|/)(Makefile|Kbuild)$' "$pats")
-	rm -f "$pats"
 	found=$(tr ' ' '\n' <<< "$found" | sort -u | tr '\n' ' ')
 	found=${found# }
-	[ -n "$found" ] || fail "$*: no file of patches/series in the builds' dependency lists"
+	[ -n "$found" ] || die "$*: no file of patches/series in the builds' dependency lists"
 	echo "built-from: ${found% }" >> "$out"
 }
 
