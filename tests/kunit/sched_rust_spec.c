@@ -1542,6 +1542,7 @@ static const u64 spec_decay_cpu_runtimes[] = { 0, 1000, 1ULL << 40 };
 static const u64 spec_decay_gaps[] = {
 	0, 1, 64, 1ULL << 32, SPEC_DECAY_FAR, (1ULL << 32) + 63, (1ULL << 32) + 64,
 };
+
 static const u64 spec_decay_runtimes[] = { 999, 1ULL << 40 };
 #define SPEC_DECAY_STARTS						\
 	(ARRAY_SIZE(spec_decay_epochs) * ARRAY_SIZE(spec_decay_cpu_runtimes) *	\
