@@ -87,19 +87,18 @@ provenance_built() {
 	# One grep over all the lists: a build with no placed file (stock) is
 	# no error, an empty union is (below).
 	found=$(find "$@" \( -name '.*.cmd' -o -name auto.conf.cmd \) -print0 | xargs -0 cat |
-		{ grep -ohF -f "$pats" || true; } | sort -u | tr '\n' ' ') ||
+		{ grep -ohF -f "$pats" || true; }) ||
 		die "$*: cannot read the builds' dependency lists"
 	# A placed Makefile: read by the build of any folder it governs.
 	while read -r m; do
 		for b in "$@"; do
 			if compgen -G "$b/$(dirname "$m")/.*.cmd" > /dev/null; then
-				found="$found$m "
+				found+=$'\n'$m
 				break
 			fi
 		done
 	done < <(grep -E '(^|/)(Makefile|Kbuild)$' "$pats")
-	found=$(tr ' ' '\n' <<< "$found" | sort -u | tr '\n' ' ')
-	found=${found# }
+	found=$(sort -u <<< "$found" | grep . | tr '\n' ' ' || true)
 	[ -n "$found" ] || die "$*: no file of patches/series in the builds' dependency lists"
 	echo "built-from: ${found% }" >> "$out"
 }
