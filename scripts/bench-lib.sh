@@ -1,8 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # The TCG plugins of make bench and make bench-scale (evaluation/bench/icount.c,
-# evaluation/bench/percall.c) and the per-call plugin's configuration: sourced by
-# scripts/bench.sh and scripts/bench-scale.sh after common.sh.
+# evaluation/bench/percall.c), the per-call plugin's configuration and the
+# boot order of the head-to-head runs: sourced after common.sh by
+# scripts/bench.sh, bench-scale.sh, bench-prod.sh and bench-verdicts.sh.
+
+# shuffled_sets <seed> <sets> <kernel>...: one line per set, the kernels in
+# a random order drawn from <seed>; the same seed gives the same lines. The
+# numbers are drawn in this function's shell: bash reseeds RANDOM in every
+# subshell, a pipeline's elements included, so a draw there would not
+# follow the seed.
+shuffled_sets() {
+	local seed=$1 sets=$2 i k draw
+	shift 2
+	RANDOM=$seed
+	for ((i = 1; i <= sets; i++)); do
+		draw=
+		for k in "$@"; do
+			draw+="$RANDOM $k"$'\n'
+		done
+		printf '%s' "$draw" | sort -n -k1,1 | cut -d' ' -f2 | paste -sd' '
+	done
+}
 
 # The plugins build against the plugin API header of Debian's qemu source
 # package (bookworm), fetched through a private apt configuration like the
@@ -137,13 +156,17 @@ percall_conf() {
 # requeue_delayed_entity()) and in update_curr() (account_mm_sched(): the
 # epoch decay and a changed preference), the occupancy scan in
 # task_cache_work(), the group state in alloc/free_fair_sched_group().
+# The control: update_rq_clock() (kernel/sched/core.c), code the series
+# changes on no kernel, called on the same paths of the same workloads: its
+# gaps between the kernels are what layout and the boots' timing alone move.
 # The segment mark is sethostname(), which the guest calls before every run.
 prod_percall_conf() {
 	local R=$1 k piece fn spec
 	shift
 	local sites="pick:pick_task_fair pick_wakeup:wakeup_preempt_fair
 		enqueue:enqueue_task_fair dequeue:dequeue_task_fair update_curr:update_curr
-		cache_work:task_cache_work tg_alloc:alloc_fair_sched_group tg_free:free_fair_sched_group"
+		cache_work:task_cache_work tg_alloc:alloc_fair_sched_group tg_free:free_fair_sched_group
+		control:update_rq_clock"
 	: > "$R/pieces.txt"
 	for p in $sites; do
 		fn=${p#*:}

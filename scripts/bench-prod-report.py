@@ -21,7 +21,11 @@ against stock + the patches instruction for instruction), so for a piece
 whose common paths are the same lengths on stock and =n, =n/stock compares
 the same code: its gap, beside each =y/=n gap of that piece, is what the
 boots' timing alone moves; a =y/=n gap no larger than it is reported as
-within noise.
+within noise. For the pieces the C patches change there is no such
+control on the piece itself: beside their =y/=n gap stands the control
+piece's, update_rq_clock() (kernel/sched/core.c, changed by no patch),
+measured in the same boots: what the layout and the timing move on
+identical code, a yardstick, not a test of the piece.
 
 Per piece: the function measured (the same in every kernel: the innermost
 one that the piece is inlined into and that each kernel has as a symbol),
@@ -63,6 +67,10 @@ LONG = 1000
 # accounting and the epoch decay (patch 1's shift count, patch 2's marked
 # accesses of the counters, cpu_epoch and nr_running_avg).
 C_PATCHED = ("pick", "pick_wakeup", "enqueue", "dequeue", "update_curr", "cache_work")
+# The control piece (scripts/bench-lib.sh's prod_percall_conf()):
+# update_rq_clock(), code the series changes on no kernel. Its ratios
+# between the kernels are the yardstick beside the C-patched pieces' gaps.
+CONTROL = "control"
 FIG = {}
 ROW = {}    # piece -> the README's table row (table.md)
 
@@ -270,6 +278,15 @@ def main():
     print("discrete: the paths and their shares are the calls' figure, the sets' means the interval's.")
     print()
     plot_rows = []   # piece, pair, ratio, lo, hi
+    # The control's intervals over the sets, per pair of kernels.
+    control = {}
+    if CONTROL in pieces:
+        for a, b in (("off", "prod"), ("stock", "off")):
+            c = per_set(calls.get((CONTROL, a), []), calls.get((CONTROL, b), []))
+            if c:
+                control[(a, b)] = c[0]
+    else:
+        problems.append(f"no control piece ({CONTROL}) in pieces.txt")
     hdr = f"{'piece (function)':34s} {'kernel':6s} {'calls':>8s} {'left out':>8s} {'median':>8s} {'mean':>9s}  paths"
     for piece, fn in pieces.items():
         print(hdr)
@@ -345,9 +362,22 @@ def main():
                 # between stock and =n): the control is only where stock's and
                 # =n's common paths are the same lengths.
                 same = [x for x, _, _ in stats.path_mix(vs)] == [x for x, _, _ in stats.path_mix(va)]
-                if piece in C_PATCHED or not vs or not same:
-                    print("    noise: no same-code control (the series' C patches change this piece's"
-                          " paths on =n)")
+                if piece in C_PATCHED or not vs or (not same and piece != CONTROL):
+                    print("    noise: no same-code control on this piece (the series' C patches change"
+                          " its paths on =n)")
+                    c = control.get(("off", "prod"))
+                    if c and ps and piece != CONTROL:
+                        d = control.get(("stock", "off"))
+                        overlap = g.lo <= c.hi and c.lo <= g.hi
+                        print(f"    beside identical code ({pieces[CONTROL]}(), the control): its =y/=n"
+                              f" {c.est:.3f} [{c.lo:.3f}, {c.hi:.3f}]"
+                              + (f", =n/stock {d.est:.3f} [{d.lo:.3f}, {d.hi:.3f}]" if d else "")
+                              + ("; the intervals overlap" if overlap else "; the intervals apart"))
+                        ROW.setdefault(piece, {"fn": fn})["noise"] = (
+                            f"=y/=n {g.est:.3f} [{g.lo:.3f}, {g.hi:.3f}]; C patched on =n: beside the"
+                            f" control's =y/=n {c.est:.3f} [{c.lo:.3f}, {c.hi:.3f}], "
+                            + ("the intervals overlap" if overlap else "the intervals apart"))
+                        fig(f"{piece}.prod_off.beside_control", "overlap" if overlap else "apart")
                 else:
                     gap_mean = abs(r - 1)
                     ctl_mean = abs(percall_data.mean(va) / percall_data.mean(vs) - 1)

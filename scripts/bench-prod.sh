@@ -51,7 +51,7 @@ prod_percall_conf "$R" $kernels
 . "$TOP/scripts/provenance.sh"
 provenance_begin "$R/provenance.txt" "make bench-prod BENCH_PROD_BOOTS=$boots BENCH_PROD_ROUNDS=$rounds BENCH_PROD_SEED=$seed" \
 	"$KARCH production kernels stock, =n (off) and =y (prod), configs/base.config + $KARCH.config + distro.config, under QEMU TCG with the per-call plugin" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot/init evaluation/bench/guest.sh tests/boot/stress.sh tests/boot/schedbench.c evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/stats.py" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot/init evaluation/bench/guest.sh tests/boot/stress.sh tests/boot/schedbench.c evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/mkinitramfs.sh scripts/boot.sh scripts/common.sh tests/boot/checks.sh scripts/percall_data.py scripts/stats.py" \
 	"$(bdir stock)/.config" "$(bdir off)/.config" "$(bdir prod)/.config"
 provenance_built "$R/provenance.txt" "$(bdir stock)" "$(bdir off)" "$(bdir prod)"
 
@@ -73,10 +73,9 @@ provenance_built "$R/provenance.txt" "$(bdir stock)" "$(bdir off)" "$(bdir prod)
 } > "$R/header.txt"
 
 # The boots: sets of one boot per kernel, each set in a shuffled order.
-RANDOM=$seed
-n=0 failed=()
-for ((i = 1; i <= boots; i++)); do
-	order=$(for k in $kernels; do echo "$RANDOM $k"; done | sort -n | cut -d' ' -f2 | tr '\n' ' ')
+n=0 i=0 failed=()
+while read -r order; do
+	i=$((i + 1))
 	for k in $order; do
 		n=$((n + 1))
 		name=prodbench-$k-$i
@@ -97,7 +96,7 @@ for ((i = 1; i <= boots; i++)); do
 			log "  $name failed: $(grep -A3 '^result:' "$out/boot.log" | tr '\n' ' ' | cut -c1-300)"
 		fi
 	done
-done
+done < <(shuffled_sets "$seed" "$boots" $kernels)
 echo "duration: $(( $(date +%s) - t0 )) s for the builds and the $((boots * 3)) boots; host load at the end $(cut -d' ' -f1-3 /proc/loadavg) (the wall-time figures move with it, the instruction counts do not)" >> "$R/header.txt"
 
 provenance_end "$R/provenance.txt"

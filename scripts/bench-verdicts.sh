@@ -20,6 +20,7 @@
 # evaluation/bench/results-verdicts/.
 
 . "$(dirname "$0")/common.sh"
+. "$TOP/scripts/bench-lib.sh"
 
 boots=${VERDICT_BOOTS:-2}
 runs=${VERDICT_RUNS:-10}
@@ -45,16 +46,16 @@ mkdir -p "$R"
 provenance_begin "$R/provenance.txt" \
 	"make bench-verdicts VERDICT_BOOTS=$boots VERDICT_RUNS=$runs VERDICT_SEED=$seed VERDICT_CASES=$cases" \
 	"$KARCH production kernels stock, =n (off) and =y (prod), configs/base.config + $KARCH.config + distro.config, under QEMU TCG" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot/init tests/boot/test_cpu_repeat.c scripts/mkinitramfs.sh scripts/bench-verdicts.sh scripts/bench-verdicts-report.py scripts/stats.py" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot/init tests/boot/test_cpu_repeat.c scripts/mkinitramfs.sh scripts/bench-verdicts.sh scripts/bench-verdicts-report.py scripts/bench-lib.sh scripts/boot.sh scripts/common.sh tests/boot/checks.sh scripts/stats.py" \
 	"$(bdir stock)/.config" "$(bdir off)/.config" "$(bdir prod)/.config"
 provenance_built "$R/provenance.txt" "$(bdir stock)" "$(bdir off)" "$(bdir prod)"
 
 printf 'kernel\tboot\tcase\trun\tresult\n' > "$R/verdicts.tsv"
-RANDOM=$seed
 failed=()
 ncases=$(tr ',' '\n' <<< "$cases" | grep -c .)
-for ((i = 1; i <= boots; i++)); do
-	order=$(for k in $kernels; do echo "$RANDOM $k"; done | sort -n | cut -d' ' -f2 | tr '\n' ' ')
+i=0
+while read -r order; do
+	i=$((i + 1))
 	for k in $order; do
 		name=verdicts-$k-$i
 		out=$(bootdir "$name")
@@ -63,11 +64,12 @@ for ((i = 1; i <= boots; i++)); do
 		BOOT_NAME=$name BOOT_TIMEOUT=${BENCH_TIMEOUT:-3600} "$TOP/scripts/boot.sh" "$k" \
 			sched_rust.mode=verdicts sched_rust.cases="$cases" sched_rust.runs="$runs" \
 			> "$out.log" 2>&1 || rc=$?
-		# "sched_rust: verdict ok 3 test_cpucg_max_nested run 2"
-		# ("... run 2 # SKIP <reason>": a skip).
+		# "sched_rust: verdict ok 3 test_cpucg_max_nested run 2", "... not
+		# ok 3 ...", and a skip (ksft_test_result_skip()):
+		# "sched_rust: verdict ok 3 # SKIP test_cpucg_max_nested run 2".
 		n=$(awk -v k="$k" -v i="$i" '$1 == "sched_rust:" && $2 == "verdict" {
 				ok = $3 == "ok" ? "ok" : "not ok"
-				if (sub(/ # SKIP.*/, "")) ok = "skip"
+				if (sub(/ # SKIP /, " ")) ok = "skip"
 				c = $3 == "ok" ? $5 : $6; r = $NF
 				printf "%s\t%s\t%s\t%s\t%s\n", k, i, c, r, ok; n++ }
 			END { exit n == 0 }' "$out/console.log" 2>/dev/null | tee -a "$R/verdicts.tsv" | grep -c . || true)
@@ -76,7 +78,7 @@ for ((i = 1; i <= boots; i++)); do
 		[ "$rc" = 0 ] || failed+=("$name (boot.sh exit $rc: $(grep -A3 '^result:' "$out.log" | tr '\n' ' ' | cut -c1-200))")
 		[ "$n" = $((runs * ncases)) ] || failed+=("$name: $n runs reported, expected $((runs * ncases))")
 	done
-done
+done < <(shuffled_sets "$seed" "$boots" $kernels)
 provenance_end "$R/provenance.txt"
 [ ${#failed[@]} = 0 ] || fail "boots failed: ${failed[*]}"
 report_rc=0
