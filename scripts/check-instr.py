@@ -16,8 +16,16 @@ the ordinary way, with the very command Kbuild saved for the bitcode (its
   - each family is present in both objects or in neither;
   - every function defined in both calls each family its reference calls.
 
+The crate (kernel/sched/rust/sched_rust.o, whose bitcode the rule links
+into fair.o) is compiled by rustc, which has its own flag for each
+instrumentation it supports: for every family the configuration implies
+for Rust code (KASAN through RUSTFLAGS_KASAN, kcfi, return thunks, the
+patchable entries), the crate's saved rustc command must carry the flag
+and its object the family.
+
   scripts/check-instr.py <build dir> [<flavour name>]
   INSTR_OBJ=<object> ...   compare that object instead of <build>/kernel/sched/fair.o
+  INSTR_CRATE=<object> ... check that object instead of the crate's
   scripts/check-instr.py --print-reference <build dir>
                            print the reference compile (run it in <build dir>)
 
@@ -35,7 +43,7 @@ SUFFIX = os.environ.get('LLVM_SUFFIX', '-19')
 
 # Families of instrumentation, by the symbols their code references.
 FAMILIES = [
-    ('KASAN', re.compile(r'^__(asan|kasan)_')),
+    ('KASAN', re.compile(r'^__(asan|hwasan|kasan)_')),
     ('KMSAN', re.compile(r'^__msan_')),
     ('KCSAN', re.compile(r'^__tsan_')),
     ('KCOV', re.compile(r'^__sanitizer_cov_')),
@@ -86,6 +94,45 @@ def expected(c, arch):
     if y('GCOV_KERNEL') and y('GCOV_PROFILE_ALL'):
         e.append('GCOV')
     return e
+
+
+# The families rustc can add to the crate: (family, what enables it in the
+# configuration, the rustc flag that asks for it).
+RUST_FAMILIES = [
+    ('KASAN', lambda y, arch: y('KASAN_GENERIC'), '-Zsanitizer=kernel-address'),
+    ('KASAN', lambda y, arch: y('KASAN_SW_TAGS'), '-Zsanitizer=kernel-hwaddress'),
+    ('kcfi', lambda y, arch: y('CFI') or y('CFI_CLANG'), '-Zsanitizer=kcfi'),
+    ('return thunk', lambda y, arch: arch == 'x86_64' and y('MITIGATION_RETHUNK'),
+     '-Zfunction-return=thunk-extern'),
+    ('patchable entries', lambda y, arch: arch == 'arm64' and y('FUNCTION_TRACER'),
+     '-Zpatchable-function-entry'),
+]
+
+
+def check_crate(build, c, arch, label):
+    """The crate's instrumentation: a list of problems (and prints what it found)."""
+    y = lambda k: c.get('CONFIG_' + k) == 'y'
+    obj = os.environ.get('INSTR_CRATE') or os.path.join(build, 'kernel/sched/rust/sched_rust.o')
+    cmdf = os.path.join(build, 'kernel/sched/rust/.sched_rust.o.cmd')
+    if not os.path.exists(obj) or not os.path.exists(cmdf):
+        return [f'the crate\'s object or its saved command is missing ({obj}, {cmdf})']
+    cmd = open(cmdf).readline()
+    per_fn, sec = families_of(obj)
+    have = set().union(*per_fn.values()) | sec if per_fn else sec
+    problems, exp = [], []
+    for fam, enabled, flag in RUST_FAMILIES:
+        if not enabled(y, arch):
+            continue
+        exp.append(fam)
+        if flag not in cmd:
+            problems.append(f'crate: the configuration enables {fam} but rustc was not given {flag}')
+        elif fam not in have:
+            problems.append(f'crate: rustc was given {flag} but {os.path.basename(obj)} has no {fam}')
+    counts = ' '.join(f'{f}:{sum(1 for v in per_fn.values() if f in v)}' for f, _ in FAMILIES if f in have)
+    print(f'check-instr: {label} ({arch}) crate {os.path.basename(obj)}: expected by the configuration: '
+          f'{", ".join(exp) or "none"}; present: {", ".join(sorted(have)) or "none"}; '
+          f'functions calling each family: {counts or "none"} of {len(per_fn)}')
+    return problems
 
 
 def families_of(obj):
@@ -205,11 +252,13 @@ def main():
           f'present (reference/inline): {", ".join(sorted(ref_all)) or "none"} / {", ".join(sorted(inl_all)) or "none"}')
     print(f'check-instr: functions calling each family (reference/inline): {counts or "none"}; '
           f'{len(both)} functions in both objects, {lost} lost a family')
+    problems += check_crate(build, c, arch, label)
     for p in problems:
         print(f'check-instr: FAIL {p}')
     if problems:
         return 1
-    print('check-instr: PASS: the inline rule kept every instrumentation family of fair.o')
+    print('check-instr: PASS: the inline rule kept every instrumentation family of fair.o, '
+          'and the crate carries every family the configuration asks of rustc')
     return 0
 
 

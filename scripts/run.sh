@@ -60,21 +60,21 @@ main)
 	[ "$KARCH" = x86_64 ] || a="$KARCH "
 	stage "build ${a}production kernel" "$S/build.sh" prod
 	stage "check inlining" "$S/check-inline.sh" prod
-	stage "check fair.o's instrumentation" python3 "$S/check-instr.py" "$(bdir prod)" prod
+	stage "check fair.o's and the crate's instrumentation" python3 "$S/check-instr.py" "$(bdir prod)" prod
 	stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" prod
 	stage "boot ${a}production kernel" "$S/boot.sh" prod sched_rust.mode=prod
 	;;
 check-inline)
 	stage "build production kernel" "$S/build.sh" prod
 	stage "check inlining" "$S/check-inline.sh" prod
-	stage "check fair.o's instrumentation" python3 "$S/check-instr.py" "$(bdir prod)" prod
+	stage "check fair.o's and the crate's instrumentation" python3 "$S/check-instr.py" "$(bdir prod)" prod
 	;;
 test)
 	a=
 	[ "$KARCH" = x86_64 ] || a="$KARCH "
 	stage "build ${a}test kernel" "$S/build.sh" test
 	stage "check inlining" "$S/check-inline.sh" test
-	stage "check fair.o's instrumentation" python3 "$S/check-instr.py" "$(bdir test)" test
+	stage "check fair.o's and the crate's instrumentation" python3 "$S/check-instr.py" "$(bdir test)" test
 	# The production phase runs whatever the test kernel's boot found:
 	# one make test reports both (its status is the worse of the two).
 	trc=0
@@ -84,7 +84,7 @@ test)
 	( stage "boot ${a}test kernel" "$S/boot.sh" test sched_rust.llc_seconds=10 ) || trc=$?
 	# The kernel users run, short: its workloads, churn, hotplug, no splat.
 	stage "build ${a}production kernel" "$S/build.sh" prod
-	stage "check fair.o's instrumentation" python3 "$S/check-instr.py" "$(bdir prod)" prod
+	stage "check fair.o's and the crate's instrumentation" python3 "$S/check-instr.py" "$(bdir prod)" prod
 	stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" prod
 	stage "boot ${a}production kernel (short)" "$S/boot.sh" prod sched_rust.mode=prod sched_rust.short=1
 	[ $trc = 0 ] || { log "the test kernel's boot failed (exit $trc; its report is above)"; exit $trc; }
@@ -145,7 +145,7 @@ cpumax)
 	;;
 test-kasan)
 	stage "build test kernel with KASAN and kmemleak" "$S/build.sh" test-kasan
-	stage "check fair.o's instrumentation (KASAN kept)" python3 "$S/check-instr.py" "$(bdir test-kasan)" test-kasan
+	stage "check fair.o's and the crate's instrumentation (KASAN kept)" python3 "$S/check-instr.py" "$(bdir test-kasan)" test-kasan
 	# KASAN and lockdep together slow the single-threaded TCG guest about
 	# 2.5x: the boot test takes longer than the default cap of 2400 s.
 	export BOOT_TIMEOUT=${BOOT_TIMEOUT:-4000}
