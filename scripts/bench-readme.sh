@@ -79,6 +79,19 @@ rm -f "$dst"/*.svg "$dst"/provenance*.txt "$dst/figures.tsv"
 . "$TOP/scripts/provenance.sh"
 provenance_copy "$R/provenance.txt" "$dst/provenance.txt"
 [ -f "$R/figures.tsv" ] && cp "$R/figures.tsv" "$dst/"
+if [ "$tag" = bench-scale ]; then
+	# The run's data (consoles, the plugin's records, compressed: some
+	# 40 kB per size): make check-claims gives every figure of
+	# figures.tsv again from it (scripts/bench-scale-report.py --figures).
+	rm -f "$dst/data.tar.xz"
+	(cd "$R" && { printf 'header.txt\0'
+		find . -mindepth 2 -maxdepth 2 \( -name run.txt -o -name aggr-run.txt -o -name console.log \
+			-o -name aggr-console.log -o -name percall.log -o -name boot.txt -o -name raw \) -printf '%P\0' |
+			sort -z; } | tar --sort=name --owner=0 --group=0 --mtime=@0 --null -T - -cf -) |
+		xz -6 -T1 > "$dst/data.tar.xz"
+	/usr/bin/python3 "$TOP/scripts/bench-scale-report.py" --figures "$dst/figures.tsv" --no-plots "$R" \
+		> /dev/null || die "bench-scale-report.py --figures failed on $R"
+fi
 for f in "$R"/*.svg; do
 	[ -e "$f" ] && cp "$f" "$dst/"
 done

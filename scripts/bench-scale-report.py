@@ -3,7 +3,12 @@
 """make bench-scale's report: scripts/bench-report.py's per-call figures at
 every machine size, the checks of each size, a table and two plots.
 
-  bench-scale-report.py <results directory> <CPUs:LLCs> ...
+  bench-scale-report.py [--figures <file>] [--no-plots] <results directory> [<CPUs:LLCs> ...]
+
+The sizes default to the directory's <CPUs>-<LLCs> folders. --figures
+writes every figure by key (scripts/check-claims.py); --no-plots leaves
+gnuplot out (make check-claims recomputes the figures from the committed
+data.tar.xz, where gnuplot may be missing).
 
 Per size, <dir>/<CPUs>-<LLCs>/ holds run.txt ("cpus llcs host_seconds
 boot_exit"), console.log (evaluation/bench/guest.sh, sched_rust.mode=scale), percall.log and
@@ -24,8 +29,26 @@ import textwrap
 import percall_data
 import stats
 
-RES = sys.argv[1]
-SIZES = [tuple(int(x) for x in s.split(":")) for s in sys.argv[2:]]
+ARGS = sys.argv[1:]
+FIGURES = None
+PLOTS = True
+while ARGS and ARGS[0].startswith("--"):
+    if ARGS[0] == "--figures":
+        FIGURES = ARGS[1]
+        ARGS = ARGS[2:]
+    elif ARGS[0] == "--no-plots":
+        PLOTS = False
+        ARGS = ARGS[1:]
+    else:
+        sys.exit(__doc__)
+RES = ARGS[0]
+SIZES = [tuple(int(x) for x in s.split(":")) for s in ARGS[1:]] or sorted(
+    tuple(int(x) for x in d.split("-")) for d in os.listdir(RES) if re.fullmatch(r"\d+-\d+", d))
+FIG = {}
+
+
+def fig(key, value):
+    FIG[key] = value
 # The pieces of the per-call plugin; "scan" is the task_cache_work() calls
 # that scanned (made measured calls, one fraction_mm_sched() per CPU), the
 # others returned at the one-scanner-per-period gate.
@@ -282,8 +305,15 @@ for r in data:
         say(row + f"not measured: {r.get('unfinished', 'no per-call data')}")
         continue
     row += f"{r.get('tg_bytes', 0):11d} {r[('per_scan', 'c')]:6d}"
+    sz = f"{r['cpus']}-{r['llcs']}"
+    fig(f"tg_bytes.{sz}", r.get("tg_bytes", 0))
+    fig(f"visits.{sz}", r[("per_scan", "c")])
     for piece in PIECES:
         c, ru = r["med"].get((piece, "c")), r["med"].get((piece, "rust"))
+        if c and ru:
+            fig(f"{piece}.{sz}.c.median", c)
+            fig(f"{piece}.{sz}.rust.median", ru)
+            fig(f"{piece}.{sz}.ratio", f"{ru / c:.3f}")
         cell = f"{c}/{ru} ({ru / c:.3f})" if c and ru else "-"
         row += f"  {cell:>30}"
     say(row)
@@ -318,6 +348,8 @@ for r in data:
         if c and ru:
             r50, rm = pct(ru, 50) / pct(c, 50), mean(ru) / mean(c)
             pair_ratio.setdefault(piece, []).append(rm)
+            fig(f"pair.{piece}.{r['cpus']}-{r['llcs']}.ratio", f"{rm:.3f}")
+            fig(f"pair.{piece}.{r['cpus']}-{r['llcs']}.calls", len(c))
             d = r["pairs"][piece].get("diff")
             cell = f"{mean(c):.1f}/{mean(ru):.1f} ({rm:.3f}; {r50:.3f}"
             if d:
@@ -365,6 +397,11 @@ for r in data:
             continue
         common = max(set(d), key=d.count)
         on_rust, on_c, size, p = percall_data.one_side_only(d, common)
+        k = f"{piece}.{r['cpus']}-{r['llcs']}.one_side"
+        fig(f"{k}.groups", len(d))
+        fig(f"{k}.rust", on_rust)
+        fig(f"{k}.c", on_c)
+        fig(f"{k}.p", f"{p:.3f}")
         if on_rust + on_c:
             say(f"{'':5} {piece}, same states: a path of some {int(size)} instructions on one side only in "
                 f"{on_rust + on_c} of {len(d)} groups, {on_rust} on Rust's, {on_c} on C's (as chance: exact "
@@ -422,13 +459,26 @@ for (cpus, llcs), a in zip(SIZES, aggr):
         created = pct(sorted(x["created"] for x in runs), 50) if runs else 0
         row = (f"{cpus:4d} {llcs:4d} {side:>4} {len(got):>3}/{len(runs):<3} {rate:>22} {first:>24} "
                f"{most:5d} {created:10d}")
+        k = f"aggr.{cpus}-{llcs}.{side}"
+        fig(f"{k}.pref", f"{len(got)}/{len(runs)}")
+        if runs:
+            fig(f"{k}.rate", f"{len(got) / len(runs):.2f}")
+            fig(f"{k}.lo", f"{ci.lo:.2f}")
+            fig(f"{k}.hi", f"{ci.hi:.2f}")
+        if got:
+            fig(f"{k}.after_ms", pct(sorted(firsts[side]), 50))
         if side == "rust":
             aggr_p[f"{cpus}:{llcs}"] = stats.rank_p(times["c"], times["rust"])
             ref = len(firsts["c"]) / len(a["c"]) if a["c"] else 0
             det = stats.detectable_rate(len(runs), ref) if runs and ref > 0 else None
             row += f"  detects {'-' if det is None else f'<= {det:.2f}'} against C's {ref:.2f};"
-            row += (f"  rates {stats.fmt_p(stats.rates_p(len(firsts['c']), len(a['c']), len(got), len(runs)))}"
+            rp = stats.rates_p(len(firsts['c']), len(a['c']), len(got), len(runs))
+            row += (f"  rates {stats.fmt_p(rp)}"
                     f", times {stats.fmt_p(aggr_p[f'{cpus}:{llcs}'])}")
+            k = f"aggr.{cpus}-{llcs}"
+            fig(f"{k}.detects", "-" if det is None else f"{det:.2f}")
+            fig(f"{k}.rates_p", f"{rp:.3f}")
+            fig(f"{k}.times_p", f"{aggr_p[f'{cpus}:{llcs}']:.3f}")
         say(row)
 say("```")
 say("")
@@ -443,7 +493,7 @@ series = {
              "llcs"),
 }
 for name, (label, rows, key) in series.items():
-    if len(rows) < 2:
+    if len(rows) < 2 or not PLOTS:
         continue
     dat = os.path.join(RES, f"scale_{name}.dat")
     with open(dat, "w") as f:
@@ -550,6 +600,12 @@ with open(os.path.join(RES, "summary.md"), "w") as f:
     for item in sm:
         f.write(("\n".join(textwrap.wrap(item, 100, subsequent_indent="  " if item.startswith("- ") else "",
                                          break_on_hyphens=False)) if not item.startswith("!") else item) + "\n")
+fig("sizes", len(done))
+fig("windows", AGGR_WINDOW)
+if FIGURES:
+    with open(FIGURES, "w") as f:
+        for k, v in FIG.items():
+            f.write(f"{k}\t{v}\n")
 text = "\n".join(out) + "\n"
 with open(os.path.join(RES, "results.md"), "w") as f:
     f.write(text)
