@@ -421,6 +421,38 @@ if [ -f "$tb/kernel/sched/.fair.bc.cmd" ] && [ -f "$tb/kernel/sched/fair.o" ] &&
 else
 	sk "no make test kernel built with the inline rule and UBSAN: the check-instr cases"
 fi
+# The crate's side: the production kernel's configuration asks rustc for
+# return thunks; the test kernel's crate, built without them, must fail it.
+pb=$(bdir prod)
+if [ -f "$pb/kernel/sched/rust/.sched_rust.o.cmd" ] && [ -f "$tb/kernel/sched/rust/sched_rust.o" ] &&
+	grep -q '^CONFIG_MITIGATION_RETHUNK=y' "$pb/.config" && ! grep -q '^CONFIG_MITIGATION_RETHUNK=y' "$tb/.config"; then
+	expect 0 "check-instr on the production kernel, crate included" \
+		/usr/bin/python3 scripts/check-instr.py "$pb" prod
+	expect 1 "check-instr on the production kernel given the test kernel's crate" \
+		env INSTR_CRATE="$tb/kernel/sched/rust/sched_rust.o" /usr/bin/python3 scripts/check-instr.py "$pb" prod
+	grep -q 'FAIL crate: rustc was given -Zfunction-return=thunk-extern but sched_rust.o has no return thunk' \
+		"$tmp/out" && ok "check-instr names the crate's missing return thunks" ||
+		ko "check-instr did not name the crate's missing return thunks"
+else
+	sk "no production and test kernels built (make test): the crate's check-instr cases"
+fi
+
+# The benchmarks' boot order (shuffled_sets, scripts/bench-lib.sh): the same
+# seed gives the same order, as the reports' recorded seed promises.
+a=$(bash -c '. scripts/bench-lib.sh; shuffled_sets 1795911953 5 stock off prod')
+b=$(bash -c '. scripts/bench-lib.sh; shuffled_sets 1795911953 5 stock off prod')
+c=$(bash -c '. scripts/bench-lib.sh; shuffled_sets 1795911954 5 stock off prod')
+[ -n "$a" ] && [ "$a" = "$b" ] && [ "$(wc -l <<< "$a")" = 5 ] && [ "$a" != "$c" ] &&
+	ok "shuffled_sets: a seed gives the same 5 sets again, another seed others" ||
+	ko "shuffled_sets: the same seed gave [$a] and [$b] (another seed [$c])"
+# ... and the seed results-prod recorded gives the order its boots ran in.
+rp=evaluation/bench/results-prod
+seed=$(sed -n 's/.*shuffle seed \([0-9]*\).*/\1/p' $rp/report.txt | head -n1)
+sets=$(awk '{ print $3 }' $rp/boots.txt | sort -un | wc -l)
+ran=$(awk '{ o[$3] = o[$3] (o[$3] == "" ? "" : " ") $2 } END { for (i = 1; i in o; i++) print o[i] }' $rp/boots.txt)
+[ -n "$seed" ] && [ "$(bash -c ". scripts/bench-lib.sh; shuffled_sets $seed $sets stock off prod")" = "$ran" ] &&
+	ok "shuffled_sets: results-prod's seed $seed replays its $sets sets' order" ||
+	ko "shuffled_sets: results-prod's seed '$seed' does not replay the order of boots.txt"
 
 # check-stock: the evaluation kernels' stock pick against 7.3's source.
 fd=evaluation/kernel/sched/rust/debug/fair_debug.c
