@@ -170,7 +170,7 @@ check-rust-min: ## build the Rust code with the kernel's minimum rustc (1.85.0) 
 check-unsound: ## compile tests/unsound/'s misuse snippets: each must be refused [20 s]
 	@$(S)/check-unsound.sh
 
-check-claims: ## every figure the documents quote against its committed result [10 s]
+check-claims: ## every quoted figure against its committed result [2 min; 5 s after]
 	@/usr/bin/python3 $(S)/check-claims.py
 
 check-harness: ## the harness itself: exit statuses, O= refusal, make help, ... [3 min]
