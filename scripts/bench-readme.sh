@@ -75,7 +75,7 @@ dst=$TOP/evaluation/bench/${tag/bench-/}
 [ "$tag" = bench-scale ] && dst=$TOP/evaluation/bench/results-scale
 rdir=${dst#"$TOP"/}
 mkdir -p "$dst"
-rm -f "$dst"/*.svg "$dst"/provenance*.txt "$dst/figures.tsv"
+rm -f "$dst"/*.svg "$dst/provenance.txt" "$dst/figures.tsv"
 . "$TOP/scripts/provenance.sh"
 provenance_copy "$R/provenance.txt" "$dst/provenance.txt"
 [ -f "$R/figures.tsv" ] && cp "$R/figures.tsv" "$dst/"

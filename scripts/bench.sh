@@ -74,6 +74,7 @@ provenance_begin "$R/provenance.txt" "$(sed -n 's/^command: //p' "$R/header.txt"
 	"$KARCH $flavour kernel (the evaluation kernel: the debug and bench options), under QEMU TCG" \
 	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot evaluation/bench/guest.sh evaluation/bench/icount.c evaluation/bench/percall.c evaluation/bench/tb_insns.h scripts/bench.sh scripts/bench-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/latency-report.py scripts/stats.py" \
 	"$B/.config"
+provenance_built "$R/provenance.txt" "$B"
 
 # perf, built statically from the kernel tree's tools/perf for the guest's
 # perf bench sched (PERF=0 leaves it out).
