@@ -94,7 +94,7 @@ bench: ## C, Rust, stock pick in one boot: instructions per call, workloads [unt
 bench-arm64: ## make bench on the arm64 bench kernel [untimed]
 	@ARCH=arm64 $(S)/bench.sh
 
-bench-prod: ## stock, =n, =y head to head, 5 boots each, per-call plugin [70 min]
+bench-prod: ## stock, =n, =y, =y out of line head to head, 5 boots each [45 min]
 	@$(S)/bench-prod.sh
 
 bench-verdicts: ## bench-prod's selftest cases that differ, run 20 times per kernel [20 min]

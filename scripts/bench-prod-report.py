@@ -56,8 +56,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import percall_data  # noqa: E402
 import stats  # noqa: E402
 
-KERNELS = ("stock", "off", "prod")
-LABEL = {"stock": "7.3.4 stock", "off": "=n (C + series' C patches)", "prod": "=y (Rust, production)"}
+# The kernels a run may have, in this order; a run's are those its boots name
+# (runs before the out-of-line kernel have the first three).
+ALL_KERNELS = ("stock", "off", "prod", "outline")
+KERNELS = ALL_KERNELS[:3]
+LABEL = {"stock": "7.3.4 stock", "off": "=n (C + series' C patches)", "prod": "=y (Rust, production)",
+         "outline": "=y out of line (CONFIG_SCHED_RUST_CFS_INLINE off)"}
+# The pairs compared (a, b: b/a), and those the control stands beside.
+PAIRS = [("off", "prod"), ("stock", "off"), ("stock", "prod")]
+CONTROL_PAIRS = [("off", "prod"), ("stock", "off")]
+# The out-of-line kernel against =n and against the inlined =y.
+OUTLINE_PAIRS = [("off", "outline"), ("prod", "outline")]
 MARGIN_CALL = stats.MARGIN["call"]
 MARGIN_WORKLOAD = stats.MARGIN["workload"]
 # A call of more instructions than this is a long one (reported apart).
@@ -73,6 +82,7 @@ C_PATCHED = ("pick", "pick_wakeup", "enqueue", "dequeue", "update_curr", "cache_
 CONTROL = "control"
 FIG = {}
 ROW = {}    # piece -> the README's table row (table.md)
+OROW = {}   # piece -> the out-of-line kernel's row (table-outline.md)
 
 
 def fig(key, value):
@@ -185,14 +195,17 @@ def paired_paths(va, vb, tolerance=5.0):
 def plot(rdir, rows):
     """ratios.svg: per piece, =y/=n and =n/stock of the means with their
     intervals (gnuplot; nothing when it is missing)."""
-    pairs = ("prod/off", "off/stock")
+    pairs = ("prod/off", "off/stock") + (("outline/off",) if "outline" in KERNELS else ())
     pieces = [p for p in dict.fromkeys(r[0] for r in rows)]
     with open(os.path.join(rdir, "ratios.dat"), "w") as f:
         for i, piece in enumerate(pieces):
             for j, pair in enumerate(pairs):
                 for r in rows:
                     if r[0] == piece and r[1] == pair:
-                        f.write(f"{i + 0.2 * (2 * j - 1):.1f} {piece} {r[2]:.4f} {r[3]:.4f} {r[4]:.4f} {j}\n")
+                        x = i + 0.2 * (2 * j - 1) if len(pairs) == 2 else i + 0.25 * (j - 1)
+                        f.write(f"{x:.2f} {piece} {r[2]:.4f} {r[3]:.4f} {r[4]:.4f} {j}\n")
+    outline = ("     '' using ($6 == 2 ? $1 : 1/0):3:4:5 with yerrorbars pt 9 lc rgb '#d62728'"
+               " title '=y out of line / =n', \\\n" if len(pairs) == 3 else "")
     script = f"""set terminal svg size 900,420 font 'sans,11'
 set termoption noenhanced
 set output 'ratios.svg'
@@ -203,7 +216,7 @@ set xrange [-0.6:{len(pieces) - 0.4}]
 set key top left
 plot 'ratios.dat' using ($6 == 0 ? $1 : 1/0):3:4:5 with yerrorbars pt 7 lc rgb '#1f77b4' title '=y (Rust) / =n (C)', \\
      '' using ($6 == 1 ? $1 : 1/0):3:4:5 with yerrorbars pt 5 lc rgb '#7f7f7f' title '=n / 7.3.4 stock', \\
-     1 with lines lc rgb 'black' notitle
+{outline}     1 with lines lc rgb 'black' notitle
 """
     try:
         subprocess.run(["gnuplot"], input=script, text=True, cwd=rdir, check=True,
@@ -215,6 +228,7 @@ plot 'ratios.dat' using ($6 == 0 ? $1 : 1/0):3:4:5 with yerrorbars pt 7 lc rgb '
 
 
 def main():
+    global KERNELS
     from_calls = sys.argv[1] == "--calls"
     rdir = sys.argv[-1]
     problems = []
@@ -222,6 +236,14 @@ def main():
     if not bl:
         print("no boots (boots.txt)")
         return 1
+    unknown = sorted({b[1] for b in bl} - set(ALL_KERNELS))
+    if unknown:
+        print(f"boots of unknown kernels in boots.txt: {' '.join(unknown)}")
+        return 1
+    if any(b[1] == "outline" for b in bl):
+        KERNELS = ALL_KERNELS
+        PAIRS.extend(OUTLINE_PAIRS)
+        CONTROL_PAIRS.extend(OUTLINE_PAIRS)
     pieces = conf_pieces(rdir)
     if not pieces:
         print(f"no pieces measured ({rdir}/pieces.txt missing or empty)")
@@ -281,7 +303,7 @@ def main():
     # The control's intervals over the sets, per pair of kernels.
     control = {}
     if CONTROL in pieces:
-        for a, b in (("off", "prod"), ("stock", "off")):
+        for a, b in CONTROL_PAIRS:
             c = per_set(calls.get((CONTROL, a), []), calls.get((CONTROL, b), []))
             if c:
                 control[(a, b)] = c[0]
@@ -318,7 +340,7 @@ def main():
             if short and long_share:
                 print(f"{'':34s} {'':6s} calls over {LONG} instructions: {long_share:.2f} % of them, "
                       f"{long_sum:.1f} % of the instructions; mean of the others {percall_data.mean(short):.1f}")
-        for a, b in (("off", "prod"), ("stock", "off"), ("stock", "prod")):
+        for a, b in PAIRS:
             pa, pb = calls.get((piece, a), []), calls.get((piece, b), [])
             if not any(pa) or not any(pb):
                 continue
@@ -403,6 +425,23 @@ def main():
                     print(f"    noise (=n/stock, identical code): means {ctl_mean:.1%} apart, medians"
                           f" {ctl_med} apart; =y/=n: {gap_mean:.1%} and {gap_med} (point estimates;"
                           " the table compares the intervals over the sets)")
+            # The out-of-line kernel beside the control's same pair.
+            if (a, b) in OUTLINE_PAIRS:
+                c = control.get((a, b))
+                if c and ps:
+                    overlap = g.lo <= c.hi and c.lo <= g.hi
+                    txt = (f"{g.est:.3f} [{g.lo:.3f}, {g.hi:.3f}]"
+                           + ("" if piece == CONTROL else
+                              f", the control's {c.est:.3f} [{c.lo:.3f}, {c.hi:.3f}]: "
+                              + ("the intervals overlap" if overlap else "the intervals apart")))
+                    print(f"    beside identical code ({pieces[CONTROL]}(), the control): its {b}/{a}"
+                          f" {c.est:.3f} [{c.lo:.3f}, {c.hi:.3f}]"
+                          + ("; the intervals overlap" if overlap else "; the intervals apart"))
+                    if piece != CONTROL:
+                        fig(f"{k}.beside_control", "overlap" if overlap else "apart")
+                else:
+                    txt = "one set: no interval"
+                OROW.setdefault(piece, {"fn": fn})[f"{b}/{a}"] = txt
             pp = paired_paths(va, vb)
             if pp:
                 print("    paths paired by share (a route taken as often on both): "
@@ -430,7 +469,7 @@ def main():
                 elif v:
                     line += f" {kernel} {v[0]:.3g} n=1;"
             print(line)
-            for a, b in (("off", "prod"), ("stock", "off")):
+            for a, b in [x for x in PAIRS if x != ("stock", "prod")]:
                 t = stats.tost_welch(per.get(a, []), per.get(b, []), MARGIN_WORKLOAD)
                 if t:
                     print(f"    {b}/{a} {t.est:.3f}, difference [{t.lo:+.1%}, {t.hi:+.1%}]: {t}")
@@ -459,10 +498,11 @@ def main():
                 cells += (f"  =y [{ip.lo:.2f}, {ip.hi:.2f}], =n [{io.lo:.2f}, {io.hi:.2f}],"
                           f" Fisher p={pv:.3f}")
             flag = ""
-            p, o = per.get("prod", []), per.get("off", [])
-            if p and o and not any(p) and all(o):
-                flag = "  FAILS ONLY ON =y"
-                problems.append(f"selftest {case} fails on every =y boot and passes on every =n boot")
+            for k in ("prod", "outline"):
+                p, o = per.get(k, []), per.get("off", [])
+                if p and o and not any(p) and all(o):
+                    flag += f"  FAILS ONLY ON {k}"
+                    problems.append(f"selftest {case} fails on every {k} boot and passes on every =n boot")
             print(f"  {case:28s} {cells}{flag}")
         print()
     else:
@@ -481,6 +521,18 @@ def main():
             noise = r.get("noise", "no same-code control (the C patches change its paths)")
             f.write(f"| {piece} (`{r['fn']}()`) | {cell[2][0]} | {cell[1][0]} | {cell[0][0]} "
                     f"| {cell[2][1]} / {cell[1][1]} / {cell[0][1]} | {noise} |\n")
+    # The out-of-line kernel's table (README.md copies it too).
+    if "outline" in KERNELS:
+        with open(os.path.join(rdir, "table-outline.md"), "w") as f:
+            f.write("| piece (function) | out-of-line `=y` paths (share) | medians out of line / `=y` / `=n` "
+                    "| means, out of line/`=n` | means, out of line/`=y` |\n")
+            f.write("|---|---|---|---|---|\n")
+            for piece, r in ROW.items():
+                o = r.get("outline", ("", 0))
+                orow = OROW.get(piece, {})
+                f.write(f"| {piece} (`{r['fn']}()`) | {o[0]} | {o[1]} / {r.get('prod', ('', 0))[1]} / "
+                        f"{r.get('off', ('', 0))[1]} | {orow.get('outline/off', '')} "
+                        f"| {orow.get('outline/prod', '')} |\n")
     if problems:
         print("PROBLEMS:")
         for p in problems:

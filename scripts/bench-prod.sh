@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench-prod: the production kernels head to head. Three kernels of one
+# make bench-prod: the production kernels head to head. Four kernels of one
 # configuration (configs/base.config + <arch>.config + distro.config), each
 # built as a user builds it:
 #   stock  Debian's 7.3.4 source, nothing of the series, built with this
 #          project's clang and configuration (not Debian's kernel: Debian
 #          builds with GCC and its own configuration)
 #   off    CONFIG_SCHED_RUST_CFS=n: 7.3.4 plus the series' C patches
-#   prod   CONFIG_SCHED_RUST_CFS=y without the debug option: the Rust pieces
+#   prod   CONFIG_SCHED_RUST_CFS=y without the debug option: the Rust pieces,
+#          inlined into fair.c (CONFIG_SCHED_RUST_CFS_INLINE: clang with a
+#          rustc on clang's LLVM)
+#   outline  prod with CONFIG_SCHED_RUST_CFS_INLINE off: fair.o calls the
+#          Rust pieces across the language boundary, the shape of every
+#          kernel built with GCC or with a rustc on another LLVM
 # booted in alternation, BENCH_PROD_BOOTS boots each (5), the order of every
-# set of three shuffled, each under the per-call plugin (evaluation/bench/percall.c,
+# set of four shuffled, each under the per-call plugin (evaluation/bench/percall.c,
 # no cache model) with the same workloads (evaluation/bench/guest.sh, prodbench):
-# instructions per call of the function each piece is inlined into in all
-# three kernels (the production call sites, found in each kernel's
+# instructions per call of the function each piece is inlined into (or
+# called from, on outline) in all four kernels (the production call sites, found in each kernel's
 # disassembly: prod_percall_conf in scripts/bench-lib.sh), the field's tools
 # timed, and the kernel's selftests (test_cpu, test_core, cpu-on-off-test).
 # scripts/bench-prod-report.py prints the tables and writes
@@ -33,7 +38,8 @@ t0=$(date +%s)
 boots=${BENCH_PROD_BOOTS:-5}
 rounds=${BENCH_PROD_ROUNDS:-2}
 seed=${BENCH_PROD_SEED:-$(date +%s)}
-kernels="stock off prod"
+kernels="stock off prod outline"
+nk=$(wc -w <<< "$kernels")
 EXTRA_DEB_PKGS="gnuplot-nox" "$TOP/scripts/setup.sh"
 "$TOP/scripts/fetch-kernel.sh"
 "$TOP/scripts/overlay.sh"
@@ -41,6 +47,7 @@ for k in $kernels; do
 	"$TOP/scripts/build.sh" "$k"
 done
 "$TOP/scripts/check-prod.sh" prod
+"$TOP/scripts/check-prod.sh" outline
 
 R=$CACHE/bench-results-prod
 [ "$KARCH" = x86_64 ] || R=$CACHE/bench-results-prod-$KARCH
@@ -50,10 +57,10 @@ percall_plugins
 prod_percall_conf "$R" $kernels
 . "$TOP/scripts/provenance.sh"
 provenance_begin "$R/provenance.txt" "make bench-prod BENCH_PROD_BOOTS=$boots BENCH_PROD_ROUNDS=$rounds BENCH_PROD_SEED=$seed" \
-	"$KARCH production kernels stock, =n (off) and =y (prod), configs/base.config + $KARCH.config + distro.config, under QEMU TCG with the per-call plugin" \
+	"$KARCH production kernels stock, =n (off), =y (prod) and =y out of line (outline), configs/base.config + $KARCH.config + distro.config, under QEMU TCG with the per-call plugin" \
 	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot/init evaluation/bench/guest.sh tests/boot/stress.sh tests/boot/schedbench.c evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/mkinitramfs.sh scripts/boot.sh scripts/common.sh tests/boot/checks.sh scripts/percall_data.py scripts/stats.py" \
-	"$(bdir stock)/.config" "$(bdir off)/.config" "$(bdir prod)/.config"
-provenance_built "$R/provenance.txt" "$(bdir stock)" "$(bdir off)" "$(bdir prod)"
+	"$(bdir stock)/.config" "$(bdir off)/.config" "$(bdir prod)/.config" "$(bdir outline)/.config"
+provenance_built "$R/provenance.txt" "$(bdir stock)" "$(bdir off)" "$(bdir prod)" "$(bdir outline)"
 
 {
 	echo "==== rust-sched-cfs production kernels, $(date -u '+%Y-%m-%d %H:%M UTC') ===="
@@ -82,7 +89,7 @@ while read -r order; do
 		out=$(bootdir "$name")
 		rm -rf "$out"
 		mkdir -p "$out/raw"
-		log "boot $n/$((boots * 3)): $k (set $i: $order)"
+		log "boot $n/$((boots * nk)): $k (set $i: $order)"
 		rc=0
 		BOOT_NAME=$name BOOT_TIMEOUT=${BENCH_TIMEOUT:-3600} \
 			QEMU_EXTRA="-plugin $q/libpercall.so,conf=$R/percall-$k.conf,raw=$out/raw -d plugin -D $out/percall.log" \
@@ -97,7 +104,7 @@ while read -r order; do
 		fi
 	done
 done < <(shuffled_sets "$seed" "$boots" $kernels)
-echo "duration: $(( $(date +%s) - t0 )) s for the builds and the $((boots * 3)) boots; host load at the end $(cut -d' ' -f1-3 /proc/loadavg) (the wall-time figures move with it, the instruction counts do not)" >> "$R/header.txt"
+echo "duration: $(( $(date +%s) - t0 )) s for the builds and the $((boots * nk)) boots; host load at the end $(cut -d' ' -f1-3 /proc/loadavg) (the wall-time figures move with it, the instruction counts do not)" >> "$R/header.txt"
 
 provenance_end "$R/provenance.txt"
 cat "$R/header.txt"

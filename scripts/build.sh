@@ -11,6 +11,10 @@
 #                 (make bench-prod's C kernel)
 #   scripts/build.sh stock   the same configuration from the pristine 7.3.4
 #                 tree, nothing of the series (make bench-prod's baseline)
+#   scripts/build.sh outline the prod kernel with CONFIG_SCHED_RUST_CFS_INLINE
+#                 off: fair.o calls the Rust pieces across the language
+#                 boundary, as any kernel built with GCC or with a rustc on
+#                 another LLVM than clang's does (make bench-prod's fourth)
 #   scripts/build.sh bench   the evaluation kernel of make bench: the same
 #                 configuration plus the C twins, the runtime switch, the
 #                 statistics, the benchmarks and the KUnit suites
@@ -32,14 +36,14 @@
 
 . "$(dirname "$0")/common.sh"
 
-flavour=${1:?usage: build.sh prod|prod-fault|off|stock|bench|size|test|test-kasan|rustmin}
+flavour=${1:?usage: build.sh prod|prod-fault|off|stock|outline|bench|size|test|test-kasan|rustmin}
 B=$(bdir "$flavour")
 # configs/distro.config is x86_64's (retpolines, return thunks, ORC), arm64
 # has configs/distro-arm64.config.
 distro=distro
 [ "$KARCH" = x86_64 ] || distro=distro-$KARCH
 case $flavour in
-prod|off|stock)	frags="base $KARCH $distro" ;;
+prod|off|stock|outline)	frags="base $KARCH $distro" ;;
 prod-fault)	frags="base $KARCH $distro fault" ;;
 bench)	frags="base $KARCH eval kunit $distro" ;;
 size)	frags="base $KARCH eval kunit" ;;
@@ -48,8 +52,8 @@ test-kasan)	frags="base $KARCH eval kunit debug kasan" ;;
 rustmin)	frags="base $KARCH eval kunit debug" ;;
 *)	die "unknown flavour $flavour" ;;
 esac
-[ "$KARCH" = x86_64 ] || case $flavour in test|prod|prod-fault|off|stock|bench|rustmin) ;; *)
-	die "ARCH=$KARCH builds the prod, prod-fault, off, stock, test and bench flavours only, not $flavour" ;; esac
+[ "$KARCH" = x86_64 ] || case $flavour in test|prod|prod-fault|off|stock|outline|bench|rustmin) ;; *)
+	die "ARCH=$KARCH builds the prod, prod-fault, off, stock, outline, test and bench flavours only, not $flavour" ;; esac
 # The stock kernel is built from the pristine tree, which has no
 # CONFIG_SCHED_RUST_CFS at all.
 [ "$flavour" = stock ] && WORK=$PRISTINE
@@ -61,6 +65,7 @@ for f in $frags; do
 done > "$want"
 case $flavour in
 off)	echo CONFIG_SCHED_RUST_CFS=n ;;
+outline)	echo CONFIG_SCHED_RUST_CFS_INLINE=n ;;
 stock)	sed -i '/^CONFIG_SCHED_RUST_CFS/d' "$want" ;;
 esac >> "$want"
 [ -n "${KCONFIG_EXTRA:-}" ] && printf '%s\n' $KCONFIG_EXTRA >> "$want"
@@ -96,7 +101,7 @@ if ! cmp -s "$want" "$B/.config.done" 2>/dev/null || [ ! -f "$B/.config" ]; then
 	# The kernel users run has none of the evaluation aids: a symbol
 	# that a default or a select turned on would make "make" boot and
 	# measure something else.
-	if [ "$flavour" = prod ] || [ "$flavour" = off ]; then
+	if [ "$flavour" = prod ] || [ "$flavour" = off ] || [ "$flavour" = outline ]; then
 		on=$(grep -oE '^CONFIG_(SCHED_RUST_CFS_[A-Z_]+|KUNIT)=y' "$B/.config" |
 			grep -v '^CONFIG_SCHED_RUST_CFS_INLINE=y' || true)
 		[ -z "$on" ] || fail "$flavour: evaluation options on in the production configuration: $(echo $on)"

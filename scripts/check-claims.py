@@ -62,8 +62,8 @@ The check fails on:
   moved file or folder is not a change); for .rs, .c and .h
   files, the code (comments and blank lines are not); its analysis paths
   left out;
-- a source whose recomputed figures.tsv (or table.md) differs from the
-  committed one;
+- a source whose recomputed figures.tsv (or table.md, table-outline.md)
+  differs from the committed one;
 - a claim whose anchor is not in its document, whose figure is not in its
   anchor, or whose source does not hold the figure;
 - a figure of a listed document that no claim covers: decimals (0.84, not a
@@ -85,6 +85,8 @@ import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLAIMS = os.path.join(TOP, "evaluation/bench/claims")
+# The files of a result that its recomputation writes again.
+GENERATED = ("figures.tsv", "table.md", "table-outline.md")
 
 FIGURE = re.compile(
     r"(?<![\w.,/])(?<![A-Za-z_]-)(?:"
@@ -388,7 +390,7 @@ class Source:
         src = os.path.join(TOP, self.path)
         for f in sorted(os.listdir(src)) + sorted(analysis):
             p = os.path.join(src, f) if not f.startswith("scripts/") else os.path.join(TOP, f)
-            if os.path.basename(p) in ("figures.tsv", "table.md") and p.startswith(src) or not os.path.isfile(p):
+            if os.path.basename(p) in GENERATED and p.startswith(src) or not os.path.isfile(p):
                 continue
             h.update(f.encode() + b"\0" + open(p, "rb").read() + b"\0")
         memo = os.path.join(os.environ.get("RUST_SCHED_CFS_CACHE") or os.path.join(
@@ -401,7 +403,7 @@ class Source:
                 out = memo
             else:
                 shutil.copytree(src, out)
-                for f in ("figures.tsv", "table.md"):
+                for f in GENERATED:
                     if os.path.exists(os.path.join(out, f)):
                         os.unlink(os.path.join(out, f))
                 r = subprocess.run(cmd, shell=True, cwd=TOP, capture_output=True, text=True)
@@ -410,13 +412,13 @@ class Source:
                     return
                 try:
                     os.makedirs(memo + ".tmp", exist_ok=True)
-                    for f in ("figures.tsv", "table.md"):
+                    for f in GENERATED:
                         if os.path.exists(os.path.join(out, f)):
                             shutil.copy(os.path.join(out, f), memo + ".tmp")
                     os.replace(memo + ".tmp", memo)
                 except OSError:
                     pass
-            for f in ("figures.tsv", "table.md"):
+            for f in GENERATED:
                 mine = os.path.join(src, f)
                 if not os.path.exists(mine):
                     continue
