@@ -26,6 +26,9 @@
 #    kernel, name the repository's files by their paths here;
 #  - scripts/check-instr.py passes on make test's kernel and fails on a
 #    fair.o that lost the sanitizer its configuration enables.
+#  - bench-prod-report on results-prod's data with a made-up fourth,
+#    out-of-line kernel gives its table and figures, and fails when a
+#    selftest case fails on every outline boot and passes on every =n one.
 # One line per case. Exit: 0 every case passed, 1 a case failed, 4 some
 # cases were skipped (no make test boot in the cache) and none failed.
 
@@ -467,6 +470,76 @@ ks=$(for k in stock off prod outline; do awk -v k=$k '$2 == k { print k; exit }'
 [ -n "$seed" ] && [ "$(bash -c ". scripts/bench-lib.sh; shuffled_sets $seed $sets $ks")" = "$ran" ] &&
 	ok "shuffled_sets: results-prod's seed $seed replays its $sets sets' order ($ks)" ||
 	ko "shuffled_sets: results-prod's seed '$seed' does not replay the order of boots.txt"
+
+# bench-prod-report with the out-of-line kernel: results-prod's calls and
+# consoles with a fourth kernel made from =y's (every count 7 more) give
+# its table and figures; a selftest case failing on every outline boot and
+# passing on every =n boot fails the report.
+outline_fixture() {	# outline_fixture <dir> <case to fail on outline, or "">
+	rm -rf "$1" && cp -r evaluation/bench/results-prod "$1" &&
+		rm -f "$1/figures.tsv" "$1/table.md" "$1/table-outline.md" &&
+		/usr/bin/python3 - "$1" "$2" <<'PY'
+import gzip, os, sys
+d, fail = sys.argv[1], sys.argv[2]
+def rows(f):
+    with gzip.open(os.path.join(d, f), "rt") as h:
+        return h.read().splitlines()
+def out(f, lines):
+    with gzip.open(os.path.join(d, f), "wt") as h:
+        h.write("\n".join(lines) + "\n")
+calls = rows("calls.tsv.gz")
+for l in list(calls):
+    f = l.split("\t")
+    if f[0].startswith("#") or f[1] != "prod":
+        continue
+    f[0], f[1], f[4] = f[0].replace("-prod-", "-outline-"), "outline", str(int(f[4]) + 7)
+    calls.append("\t".join(f))
+out("calls.tsv.gz", calls)
+cons = rows("consoles.tsv.gz")
+for l in list(cons):
+    if l.startswith("prodbench-prod-"):
+        l = l.replace("prodbench-prod-", "prodbench-outline-", 1)
+        if fail and l.endswith(" " + fail):
+            l = l.replace(" cgsel prod ok ", " cgsel prod not ok ")
+        cons.append(l)
+out("consoles.tsv.gz", cons)
+with open(os.path.join(d, "boots.txt")) as h:
+    boots = h.read().splitlines()
+with open(os.path.join(d, "boots.txt"), "a") as h:
+    for l in boots:
+        if l.split()[1] == "prod":
+            h.write(l.replace("-prod-", "-outline-").replace(" prod ", " outline ") + "\n")
+with open(os.path.join(d, "left-out.tsv")) as h:
+    left = h.read().splitlines()
+with open(os.path.join(d, "left-out.tsv"), "a") as h:
+    for l in left:
+        if l.split("\t")[1] == "prod":
+            h.write(l.replace("\tprod\t", "\toutline\t") + "\n")
+PY
+}
+rp=evaluation/bench/results-prod
+if outline_fixture "$tmp/outline" ""; then
+	rc=0
+	/usr/bin/python3 scripts/bench-prod-report.py --calls "$tmp/outline" > "$tmp/outline.out" 2>&1 || rc=$?
+	rows=$(grep -c '^| [a-z_]* (`' "$tmp/outline/table-outline.md" 2>/dev/null)
+	np=$(wc -l < $rp/pieces.txt)
+	[ "$rc" = 0 ] && [ "${rows:-0}" = "$np" ] && grep -q '^pick\.outline_off\.sets	' "$tmp/outline/figures.tsv" &&
+		grep -q '^boots\.outline	5$' "$tmp/outline/figures.tsv" &&
+		ok "bench-prod-report: a fourth, out-of-line kernel gets its table ($rows pieces) and figures" ||
+		ko "bench-prod-report with an out-of-line kernel: exit $rc, $rows of $np table rows"
+fi
+# A case that passed on every =n boot of the committed run.
+case=$(awk -F'\t' '$1 ~ /^selftest\.test_cpucg_[a-z_]+\.off$/ { split($2, a, "/"); if (a[1] == a[2] && a[2] > 0) {
+	sub(/^selftest\./, "", $1); sub(/\.off$/, "", $1); print $1; exit } }' $rp/figures.tsv)
+if [ -n "$case" ] && grep -q "cgsel prod ok [0-9]* $case\$" <(zcat $rp/consoles.tsv.gz) && outline_fixture "$tmp/outline" "$case"; then
+	rc=0
+	/usr/bin/python3 scripts/bench-prod-report.py --calls "$tmp/outline" > "$tmp/outline.out" 2>&1 || rc=$?
+	[ "$rc" = 1 ] && grep -q "selftest $case fails on every outline boot" "$tmp/outline.out" &&
+		ok "bench-prod-report: $case failing on every outline boot fails the report" ||
+		ko "bench-prod-report: $case failing on every outline boot gave exit $rc"
+else
+	ko "bench-prod-report: no kselftest case of results-prod passed on every =n boot (the fixture needs one)"
+fi
 
 # check-stock: the evaluation kernels' stock pick against 7.3's source.
 fd=evaluation/kernel/sched/rust/debug/fair_debug.c
