@@ -13,8 +13,10 @@
 #                 tree, nothing of the series (make bench-prod's baseline)
 #   scripts/build.sh outline the prod kernel with CONFIG_SCHED_RUST_CFS_INLINE
 #                 off: fair.o calls the Rust pieces across the language
-#                 boundary, as any kernel built with GCC or with a rustc on
-#                 another LLVM than clang's does (make bench-prod's fourth)
+#                 boundary, their C helpers still inlined into the Rust
+#                 (RUST_INLINE_HELPERS); a kernel built with GCC or with a
+#                 rustc on another LLVM calls the helpers out of line too
+#                 (make bench-prod's fourth kernel)
 #   scripts/build.sh bench   the evaluation kernel of make bench: the same
 #                 configuration plus the C twins, the runtime switch, the
 #                 statistics, the benchmarks and the KUnit suites
