@@ -69,7 +69,7 @@ compile_commands.json: ## the same for clangd, from the FLAVOUR= build (test) [1
 test: ## the debug kernel: KUnit, kselftests, stress, shadow, prod [11 min, 30 cold]
 	@$(S)/run.sh test
 
-test-kasan: ## make test with KASAN and kmemleak [untimed: over an hour]
+test-kasan: ## make test with KASAN and kmemleak (no production boot) [35 min]
 	@$(S)/run.sh test-kasan
 
 test-arm64: ## make test on arm64 (QEMU virt, 4 CPUs in two L2 caches) [about 30 min]
