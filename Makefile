@@ -88,19 +88,19 @@ shell: ## a shell in the guest of make test (Rust on, debugfs mounted) [1 min to
 
 ##@ Benchmarks (BENCH_SAVE=1 writes the results to evaluation/bench/)
 
-bench: ## C, Rust, stock pick in one boot: instructions per call, workloads [untimed]
+bench: ## C, Rust, stock pick in one boot: instructions per call, workloads [17 min]
 	@$(S)/bench.sh
 
 bench-arm64: ## make bench on the arm64 bench kernel [untimed]
 	@ARCH=arm64 $(S)/bench.sh
 
-bench-prod: ## stock, =n, =y, =y out of line head to head, 5 boots each [45 min]
+bench-prod: ## stock, =n, =y, =y out of line head to head, 5 boots each [40 min]
 	@$(S)/bench-prod.sh
 
 bench-verdicts: ## bench-prod's selftest cases that differ, run 20 times per kernel [20 min]
 	@$(S)/bench-verdicts.sh
 
-bench-scale: ## C and Rust at 4 to 64 CPUs in 2 to 16 LLCs; aggregation parity [untimed]
+bench-scale: ## C and Rust at 4 to 64 CPUs in 2 to 16 LLCs; aggregation parity [60 min]
 	@$(S)/bench-scale.sh
 
 bench-native: ## make bench's microbenchmarks in ns on the host CPU (UML), 5 builds [16 min]
