@@ -1083,7 +1083,7 @@ static void sched_rust_spec_arith_test(struct kunit *test)
  * build (1368 bytes).
  */
 static noinline_for_stack void spec_exhaustive_report(struct kunit *test,
-						     const struct spec_counts *c)
+						      const struct spec_counts *c)
 {
 	unsigned int i;
 
@@ -1109,7 +1109,7 @@ static noinline_for_stack void spec_exhaustive_report(struct kunit *test,
 }
 
 static noinline_for_stack void spec_exhaustive_check(struct kunit *test,
-						    const struct spec_counts *c, u64 expect)
+						     const struct spec_counts *c, u64 expect)
 {
 	unsigned int i;
 
