@@ -11,6 +11,7 @@
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/hash.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/prandom.h>

@@ -116,6 +116,7 @@ struct spec_rq {
 	u64 v0;			/* zero_vruntime */
 	unsigned int shift;	/* sum_shift */
 	struct spec_se se[SPEC_MAX_NR];
+	u8 row[SPEC_MAX_NR];	/* each entity's row of the scope's tables */
 	bool has_curr, curr_on_rq;
 	struct spec_se curr;
 	u64 vprot;		/* curr's */
@@ -542,6 +543,9 @@ struct spec_counts {
 	u64 mul_overflow;	/* in the domain, (v - v0) * W beyond s64 */
 	u64 prop_checked[SPEC_NR_PROPS];	/* picks each property applied to */
 	u64 prop_bad[SPEC_NR_CLASSES];		/* a pick that breaks a property */
+	u64 distinct_trees, distinct_states;	/* see struct spec_codes */
+	u64 pick_trees, pick_states;		/* the same, slices and colours aside */
+	unsigned int codes_off;			/* scopes whose trees were not coded */
 	unsigned int printed[SPEC_NR_CLASSES];
 	u64 ns;
 };
@@ -886,6 +890,78 @@ static void spec_check_picks(struct kunit *test, struct spec_counts *c, enum spe
 	cfs_rq->next = NULL;
 }
 
+/*
+ * Distinct states. Two insertion orders of one multiset can build the same
+ * tree (the same entities with the same links and colours), and then every
+ * state on it is one already checked. A tree's code: its number of
+ * entities in the top bits, then each node in preorder as its row (7
+ * bits), its slice (2), its colour and which children it has, 12 bits a
+ * node: five nodes fit 63 bits, so two trees have one code only if they
+ * are the same tree. Each entity's slice follows its insertion index
+ * (spec_build()), so that every insertion order builds a tree of its own;
+ * the pick reads neither the slices nor the colours, so the codes are kept
+ * twice: whole (SPEC_WHOLE) and without them (SPEC_PICK: the states as
+ * the pick sees them). The codes of one v0 and sum_shift are kept in open-addressing
+ * sets twice the size of the scope's runqueues; each new code adds the
+ * states checked on its tree.
+ */
+#define SPEC_CODE_NODE_BITS	12
+#define SPEC_CODE_ROWS		128
+#define SPEC_CODE_EMPTY		U64_MAX
+
+enum { SPEC_WHOLE, SPEC_PICK, SPEC_NR_VIEWS };
+
+struct spec_codes {
+	u64 *slot[SPEC_NR_VIEWS];
+	unsigned int bits;	/* each set has BIT(bits) slots */
+	u64 trees[SPEC_NR_VIEWS], states[SPEC_NR_VIEWS];	/* distinct, over the scope */
+	u64 trees_vh[SPEC_NR_VIEWS];	/* distinct, for the current v0 and sum_shift */
+};
+
+static u64 spec_code_node(const struct eevdf_fixture *f, const struct spec_rq *s,
+			  const struct rb_node *n, u64 code, bool whole)
+{
+	const struct sched_entity *se = rb_entry(n, struct sched_entity, run_node);
+	unsigned int i = se - f->se;
+
+	code = code << SPEC_CODE_NODE_BITS | (u64)s->row[i] << 5 |
+	       (whole ? (se->slice & 3) << 3 | rb_is_red(n) << 2 : 0) |
+	       !!n->rb_left << 1 | !!n->rb_right;
+	if (n->rb_left)
+		code = spec_code_node(f, s, n->rb_left, code, whole);
+	if (n->rb_right)
+		code = spec_code_node(f, s, n->rb_right, code, whole);
+	return code;
+}
+
+/* The tree just built, into each view's set; @states: those checked on it. */
+static void spec_code_add(struct spec_codes *t, const struct eevdf_fixture *f,
+			  const struct spec_rq *s, u64 states)
+{
+	const struct rb_node *root = f->rq->cfs.tasks_timeline.rb_root.rb_node;
+	u64 mask = BIT_ULL(t->bits) - 1, code, h;
+	unsigned int view;
+
+	for (view = 0; view < SPEC_NR_VIEWS; view++) {
+		u64 *slot = t->slot[view];
+
+		if (!slot)
+			return;
+		code = (u64)s->nr << (SPEC_MAX_NR * SPEC_CODE_NODE_BITS);
+		if (root)
+			code |= spec_code_node(f, s, root, 0, view == SPEC_WHOLE);
+		for (h = hash_64(code, t->bits); slot[h] != SPEC_CODE_EMPTY; h = (h + 1) & mask)
+			if (slot[h] == code)
+				break;
+		if (slot[h] == code)
+			continue;
+		slot[h] = code;
+		t->trees[view]++;
+		t->trees_vh[view]++;
+		t->states[view] += states;
+	}
+}
+
 static const s64 spec_probes[] = {
 	S64_MIN, S64_MIN + 1, -(1LL << 40), -1, 0, 1, 1LL << 40, S64_MAX,
 };
@@ -893,7 +969,8 @@ static const s64 spec_probes[] = {
 /* One runqueue: its tree, then every curr and every pick on it. */
 static noinline_for_stack void spec_check_rq(struct kunit *test, const struct spec_scope *sc,
 					     struct spec_rq *s, unsigned int id,
-					     struct spec_counts *c, bool feat_buddy)
+					     struct spec_counts *c, struct spec_codes *t,
+					     bool feat_buddy)
 {
 	struct eevdf_fixture *f = test->priv;
 	struct cfs_rq *cfs_rq = &f->rq->cfs;
@@ -907,6 +984,7 @@ static noinline_for_stack void spec_check_rq(struct kunit *test, const struct sp
 			tcl = SPEC_TERM;
 	spec_build(f, s, c);
 	c->trees++;
+	spec_code_add(t, f, s, (u64)nc * 2 * (1 + 2 * s->nr));
 	why = spec_check_tree(f, s, BIT(s->nr) - 1);
 	if (why) {
 		c->tree_bad[tcl]++;
@@ -996,35 +1074,92 @@ static u64 spec_scope_states(const struct spec_scope *sc)
 	return total;
 }
 
-static noinline_for_stack void spec_run_scope(struct kunit *test, const struct spec_scope *sc,
-					      struct spec_counts *c, bool feat_buddy)
+/* The distinct trees' sets, for a scope; none (not counted) when they cannot be. */
+static bool spec_codes_init(struct spec_codes *t, const struct spec_scope *sc)
 {
-	u64 radix = sc->nw * sc->nk * sc->nd, rqs = 1, id;
+	u64 radix = sc->nw * sc->nk * sc->nd, rqs = 1, all = 0;
+	unsigned int nr, view;
+
+	memset(t, 0, sizeof(*t));
+	if (radix > SPEC_CODE_ROWS || sc->max_nr > SPEC_MAX_NR)
+		return false;
+	for (nr = 0; nr <= sc->max_nr; nr++, rqs *= radix)
+		all += rqs;
+	t->bits = ilog2(roundup_pow_of_two(2 * all));
+	for (view = 0; view < SPEC_NR_VIEWS; view++) {
+		t->slot[view] = kvmalloc_array(BIT_ULL(t->bits), sizeof(u64), GFP_KERNEL);
+		if (!t->slot[view])
+			return false;
+	}
+	return true;
+}
+
+static void spec_codes_free(struct spec_codes *t)
+{
+	unsigned int view;
+
+	for (view = 0; view < SPEC_NR_VIEWS; view++)
+		kvfree(t->slot[view]);
+}
+
+/* Every set of entities built at least one tree of its own, in each view. */
+static bool spec_codes_cover(struct kunit *test, const struct spec_scope *sc,
+			     const struct spec_codes *t)
+{
+	unsigned int view;
+
+	if (!t->slot[SPEC_PICK])
+		return true;
+	for (view = 0; view < SPEC_NR_VIEWS; view++) {
+		if (t->trees_vh[view] < spec_scope_multisets(sc)) {
+			KUNIT_FAIL(test,
+				   "scope %s: %llu distinct trees, fewer than its %llu sets of entities",
+				   sc->name, t->trees_vh[view], spec_scope_multisets(sc));
+			return false;
+		}
+	}
+	return true;
+}
+
+static noinline_for_stack void spec_run_scope(struct kunit *test, const struct spec_scope *sc,
+					      struct spec_counts *c, struct spec_codes *t,
+					      bool feat_buddy)
+{
+	u64 radix = sc->nw * sc->nk * sc->nd, rqs, id;
 	struct spec_rq s = { .next = -1 };
 	unsigned int nr, i, v, h;
 
-	for (nr = 0; nr <= sc->max_nr; nr++, rqs *= radix) {
-		s.nr = nr;
-		for (id = 0; id < rqs; id++) {
-			for (v = 0; v < sc->nv0; v++) {
-				for (h = 0; h < sc->nshift; h++) {
+	for (v = 0; v < sc->nv0; v++) {
+		for (h = 0; h < sc->nshift; h++) {
+			s.v0 = sc->v0[v];
+			s.shift = sc->shift[h];
+			for (i = 0; i < SPEC_NR_VIEWS; i++) {
+				if (t->slot[i])
+					memset(t->slot[i], 0xff, BIT_ULL(t->bits) * sizeof(u64));
+				t->trees_vh[i] = 0;
+			}
+			for (nr = 0, rqs = 1; nr <= sc->max_nr; nr++, rqs *= radix) {
+				s.nr = nr;
+				for (id = 0; id < rqs; id++) {
 					u64 digits = id;
 
-					s.v0 = sc->v0[v];
-					s.shift = sc->shift[h];
 					for (i = 0; i < nr; i++, digits /= radix) {
 						unsigned int e = digits % radix;
 
+						s.row[i] = e;
 						s.se[i].w = sc->w[e % sc->nw];
 						s.se[i].v = s.v0 + sc->k[e / sc->nw % sc->nk];
 						s.se[i].d = s.v0 + e / sc->nw / sc->nk;
 					}
-					spec_check_rq(test, sc, &s, id, c, feat_buddy);
+					spec_check_rq(test, sc, &s, id, c, t, feat_buddy);
+					if (test->status == KUNIT_FAILURE &&
+					    c->printed[SPEC_IN] >= 5)
+						return;
+					cond_resched();
 				}
 			}
-			if (test->status == KUNIT_FAILURE && c->printed[SPEC_IN] >= 5)
+			if (!spec_codes_cover(test, sc, t))
 				return;
-			cond_resched();
 		}
 	}
 }
@@ -1087,8 +1222,9 @@ static noinline_for_stack void spec_exhaustive_report(struct kunit *test,
 {
 	unsigned int i;
 
-	kunit_info(test, "%llu states (%llu runqueues built, %llu eligibility queries) in %llu ms\n",
-		   c->states, c->trees, c->queries, div_u64(c->ns, NSEC_PER_MSEC));
+	kunit_info(test, "%llu states (%llu runqueues built, %llu eligibility queries) in %llu ms; distinct: %llu states on %llu trees, as the pick sees them %llu on %llu\n",
+		   c->states, c->trees, c->queries, div_u64(c->ns, NSEC_PER_MSEC),
+		   c->distinct_states, c->distinct_trees, c->pick_states, c->pick_trees);
 	kunit_info(test, "in the domain, (v - v0) * W beyond s64 (check_mul_overflow() without int128): %llu queries\n",
 		   c->mul_overflow);
 	for (i = 0; i < SPEC_NR_CLASSES; i++)
@@ -1116,6 +1252,13 @@ static noinline_for_stack void spec_exhaustive_check(struct kunit *test,
 	/* A check that enumerated nothing, or not the whole scope, is no pass. */
 	KUNIT_EXPECT_GT(test, c->states, 0);
 	KUNIT_EXPECT_EQ(test, c->states, expect);
+	/* The distinct states, counted in every scope: some, and no more than the states. */
+	KUNIT_EXPECT_EQ(test, c->codes_off, 0);
+	KUNIT_EXPECT_GT(test, c->distinct_states, 0);
+	KUNIT_EXPECT_LE(test, c->distinct_states, c->states);
+	KUNIT_EXPECT_LE(test, c->distinct_trees, c->trees);
+	KUNIT_EXPECT_GT(test, c->pick_states, 0);
+	KUNIT_EXPECT_LE(test, c->pick_states, c->distinct_states);
 	KUNIT_EXPECT_EQ(test, c->pick_bad[SPEC_IN], 0);
 	KUNIT_EXPECT_EQ(test, c->prop_bad[SPEC_IN], 0);
 	/* Every property applied to some pick: none is vacuous in this scope. */
@@ -1153,12 +1296,27 @@ static void sched_rust_spec_exhaustive_test(struct kunit *test)
 	t0 = ktime_get_ns();
 	for (i = 0; i < n; i++) {
 		u64 before = c->states;
+		struct spec_codes t;
+		bool coded;
 
 		expect += spec_scope_states(&scopes[i]);
-		spec_run_scope(test, &scopes[i], c, feat_buddy);
-		kunit_info(test, "scope %s: up to %u entities, %llu states; %llu distinct sets of entities, each in every insertion order\n",
-			   scopes[i].name, scopes[i].max_nr, c->states - before,
-			   spec_scope_multisets(&scopes[i]));
+		coded = spec_codes_init(&t, &scopes[i]);
+		spec_run_scope(test, &scopes[i], c, &t, feat_buddy);
+		if (coded) {
+			kunit_info(test, "scope %s: up to %u entities, %llu states; distinct: %llu (%llu trees), as the pick sees them (slices and colours aside) %llu (%llu trees); %llu sets of entities\n",
+				   scopes[i].name, scopes[i].max_nr, c->states - before,
+				   t.states[SPEC_WHOLE], t.trees[SPEC_WHOLE], t.states[SPEC_PICK],
+				   t.trees[SPEC_PICK], spec_scope_multisets(&scopes[i]));
+			c->distinct_trees += t.trees[SPEC_WHOLE];
+			c->distinct_states += t.states[SPEC_WHOLE];
+			c->pick_trees += t.trees[SPEC_PICK];
+			c->pick_states += t.states[SPEC_PICK];
+		} else {
+			kunit_info(test, "scope %s: up to %u entities, %llu states; distinct states not counted (no memory for the sets, or rows beyond a code)\n",
+				   scopes[i].name, scopes[i].max_nr, c->states - before);
+			c->codes_off++;
+		}
+		spec_codes_free(&t);
 	}
 	c->ns = ktime_get_ns() - t0;
 	spec_exhaustive_report(test, c);
