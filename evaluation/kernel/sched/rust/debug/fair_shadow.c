@@ -392,17 +392,59 @@ static void llc_shadow_counts(struct rq *rq, struct task_struct *p,
 }
 
 /*
+ * The specification of one fraction_mm_sched() (sched_rust_spec's closed
+ * form of the epoch decay, on a live state): the epochs that ended by @now
+ * are those whose ends E + j * p (j >= 0, E the runqueue's cpu_epoch_next,
+ * p the period, 0 counting as 1) lie before @now; the runqueue's clock
+ * moves by their number and its runtime is halved once per epoch, one
+ * halving at a time; the process's entry catches up with the clock, its
+ * runtime halved once per epoch it moved; the occupancy is the entry's
+ * runtime over the runqueue's, plus one, in NICE_0_LOAD units.
+ */
+struct llc_spec_state {
+	unsigned long epoch, next, t_epoch;
+	u64 cpu_runtime, t_runtime;
+};
+
+static u64 llc_spec_halve(u64 v, unsigned long k)
+{
+	for (; k && v; k--)
+		v /= 2;
+	return v;
+}
+
+static unsigned long llc_spec_fraction(struct llc_spec_state *st, unsigned long now,
+				       unsigned int period)
+{
+	unsigned long p = max(period, 1U), ended = 0, k;
+	long delta = now - st->next;
+
+	if (delta > 0)
+		ended = ((unsigned long)delta - 1) / p + 1;
+	st->epoch += ended;
+	st->next += ended * p;
+	st->cpu_runtime = llc_spec_halve(st->cpu_runtime, ended);
+	k = st->epoch - st->t_epoch;
+	st->t_epoch = st->epoch;
+	st->t_runtime = llc_spec_halve(st->t_runtime, k);
+	return div64_u64(NICE_0_LOAD * st->t_runtime, st->cpu_runtime + 1);
+}
+
+/*
  * fraction_mm_sched(), which runs __update_mm_sched() first, of @pcpu_sched
  * on @rq, whose cpu_epoch_lock the caller holds: both sides on a copy of the
  * epoch clock and of the per-CPU runtime, each taking the copy's lock and
  * reading jiffies as fair.c's dispatch does (a tick between the two skips the
- * comparison).
+ * comparison), and C's result against the specification's on the same
+ * state: every occupancy task_cache_work()'s scan reads comes from a state
+ * checked so.
  */
 static void llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched, bool rust)
 {
 	const enum sched_rust_llc_op op = SCHED_RUST_LLC_EPOCH;
 	struct llc_shadow_scratch *s;
-	unsigned long now, f[2];
+	struct llc_spec_state st;
+	unsigned long now, f[2], want;
 	unsigned int period;
 	int i;
 
@@ -412,6 +454,11 @@ static void llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched,
 	s = this_cpu_read(llc_shadow_scratch);
 	if (!s)
 		return;
+	st = (struct llc_spec_state){
+		.epoch = rq->cpu_epoch, .next = rq->cpu_epoch_next,
+		.cpu_runtime = rq->cpu_runtime, .t_epoch = pcpu_sched->epoch,
+		.t_runtime = pcpu_sched->runtime,
+	};
 	for (i = 0; i < 2; i++) {
 		s->rq[i].cpu_epoch = rq->cpu_epoch;
 		s->rq[i].cpu_epoch_next = rq->cpu_epoch_next;
@@ -434,6 +481,17 @@ static void llc_shadow_epoch(struct rq *rq, struct sched_cache_time *pcpu_sched,
 	llc_shadow_cmp(op, "cpu_runtime", s->rq[0].cpu_runtime, s->rq[1].cpu_runtime);
 	llc_shadow_cmp(op, "runtime", s->t[0].runtime, s->t[1].runtime);
 	llc_shadow_cmp(op, "epoch", s->t[0].epoch, s->t[1].epoch);
+
+	/* C against the specification (the Rust against C, above). */
+	want = llc_spec_fraction(&st, now, period);
+	if (f[0] != want || s->rq[0].cpu_epoch != st.epoch || s->rq[0].cpu_epoch_next != st.next ||
+	    s->rq[0].cpu_runtime != st.cpu_runtime || s->t[0].epoch != st.t_epoch ||
+	    s->t[0].runtime != st.t_runtime) {
+		atomic_long_inc(&sched_rust_llc_shadow_divergences);
+		WARN_ONCE(1, "sched_rust: fraction_mm_sched(): C's occupancy %lu (runtime %llu of %llu), the specification's %lu (runtime %llu of %llu)\n",
+			  f[0], s->t[0].runtime, s->rq[0].cpu_runtime, want, st.t_runtime,
+			  st.cpu_runtime);
+	}
 }
 
 /* update_avg_scale() of @avg by @sample: both sides on a copy, this CPU's LLC size. */
