@@ -69,7 +69,7 @@ provenance_begin "$R/provenance.txt" "$(sed -n 's/^command: //p' "$R/header.txt"
 	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot evaluation/bench/guest.sh evaluation/bench/percall.c scripts/bench-scale.sh scripts/bench-scale-report.py scripts/bench-lib.sh scripts/mkinitramfs.sh scripts/boot.sh scripts/common.sh scripts/percall_data.py scripts/stats.py" \
 	"$B/.config"
 # The placed files its kernel was compiled from: a later change to another
-# (a test the bench kernel does not build) leaves the run current.
+# (kernel/sched/rust/lockdep.c, which only kernels with lockdep compile) leaves the run current.
 provenance_built "$R/provenance.txt" "$B"
 
 n=0

@@ -60,7 +60,12 @@ commit_patch() {
 		patch -s -d "$R" -p1 --no-backup-if-mismatch < "$p" || fail "patches/$1.patch does not apply"
 	fi
 	git -C "$R" add -A
-	printf '%s\n\n%s\n\nSigned-off-by: %s <%s>\n' "$subject" "$body" "$AUTHOR_NAME" "$AUTHOR_EMAIL" |
+	# A body that ends in a trailer (Fixes:) keeps the sign-off in its block.
+	sep='\n\n'
+	if printf '%s\n' "$body" | tail -n1 | grep -Eq '^[A-Z][A-Za-z-]+: '; then
+		sep='\n'
+	fi
+	printf "%s\n\n%s$sep""Signed-off-by: %s <%s>\n" "$subject" "$body" "$AUTHOR_NAME" "$AUTHOR_EMAIL" |
 		git -C "$R" commit -q -F -
 }
 

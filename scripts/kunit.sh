@@ -45,7 +45,8 @@ cc=/usr/lib/ccache/clang$LLVM_SUFFIX
 cd "$WORK" || exit 2
 if [ "${KUNIT_ARCH:-x86_64}" = um ]; then
 	# UML: the kernel is a host process; 4 CPUs (SMP needs the seccomp
-	# userspace mode), one LLC. UML's x86_64 does not select
+	# userspace mode), each its own LLC to the scheduler (UML has no cache
+	# topology: sd_llc_id is the CPU's number). UML's x86_64 does not select
 	# ARCH_SUPPORTS_INT128 as arch/x86 does, so the eligibility tests take
 	# their check_mul_overflow() path; KUNIT_INT128=1 runs them in a copy of
 	# the tree whose arch/x86/um/Kconfig selects it (under the same
