@@ -217,8 +217,24 @@ sed -i "0,/^Subject: /s//To: ${all_to}\nCc: ${all_cc}\n&/" "$cover"
 mkdir -p "$OUT/fix"
 fix=$(ls "$OUT"/0001-*.patch)
 grep -q '^Fixes: [0-9a-f]\{12\} ("' "$fix" || fail "$(basename "$fix"): the series' first patch has no Fixes: tag"
-sed '0,/^Subject: \[PATCH [0-9]*\/[0-9]*\]/s//Subject: [PATCH]/' "$fix" > "$OUT/fix/$(basename "$fix" | sed 's/^0001-/0001-fix-/')"
-log "the fix, to send first: $(ls "$OUT"/fix/*.patch)"
+fixname=$(basename "$fix" | sed 's/^0001-/0001-fix-/')
+sed '0,/^Subject: \[PATCH [0-9]*\/[0-9]*\]/s//Subject: [PATCH]/' "$fix" > "$OUT/fix/$fixname"
+log "the fix, to send first: $OUT/fix/$fixname"
+# The repository keeps it, ready to send, in patches/fix/: the export's
+# commit id and date left out (git send-email dates it), so that the same
+# series gives the same file. A copy there that differs from this export is
+# rewritten (CI=true: a failure, as the committed copy is stale).
+mkdir -p "$TOP/patches/fix"
+keep="$TOP/patches/fix/$fixname"
+sed '1s/^From [0-9a-f]* /From 0000000000000000000000000000000000000000 /; /^Date: /d' \
+	"$OUT/fix/$fixname" > "$OUT/fix/.kept"
+if ! cmp -s "$OUT/fix/.kept" "$keep" || [ "$(ls "$TOP/patches/fix")" != "$fixname" ]; then
+	[ "${CI:-}" != true ] || fail "patches/fix/ is not the export of the series' first patch: run make patches and commit patches/fix/"
+	rm -f "$TOP"/patches/fix/*.patch
+	mv "$OUT/fix/.kept" "$keep"
+	log "patches/fix/$fixname written: commit it"
+fi
+rm -f "$OUT/fix/.kept"
 log "series written to $OUT:"
 ls "$OUT" >&2
 # checkpatch --strict, one verdict per patch (scripts/checkpatch-one.sh:
