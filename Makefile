@@ -126,9 +126,8 @@ kunit: ## the KUnit suites through kunit.py (x86_64 under QEMU) [10 min cold]
 kunit-uml: ## the same on UML [7 min cold]
 	@KUNIT_ARCH=um $(S)/kunit.sh
 
-kunit-spec: ## the specification's full scope on UML, int128 and not [untimed: hours]
-	@KUNIT_ARCH=um KUNIT_INT128=1 $(S)/kunit.sh 'sched_rust_spec' --kernel_args=sched_rust_spec_full=1 --kernel_args=kunit.timeout=3600
-	@KUNIT_ARCH=um $(S)/kunit.sh 'sched_rust_spec' --kernel_args=sched_rust_spec_full=1 --kernel_args=kunit.timeout=3600
+kunit-spec: ## the specification's full scope on UML, int128 and not; BENCH_SAVE=1 [untimed]
+	@$(S)/kunit-spec.sh
 
 ##@ Set-up and the series
 
