@@ -106,6 +106,7 @@ stress)
 	*)	die "make stress: FLAVOUR=test (default) or FLAVOUR=prod, not ${FLAVOUR}" ;;
 	esac
 	stage "build ${a}$sf kernel" "$S/build.sh" $sf
+	stage "check fair.o's and the crate's instrumentation" python3 "$S/check-instr.py" "$(bdir $sf)" $sf
 	[ $sf = prod-fault ] &&
 		stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" $sf
 	BOOT_NAME=stress
