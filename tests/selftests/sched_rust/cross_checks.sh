@@ -97,6 +97,6 @@ for f in shadow llc_check llc_shadow llc_choice tg_shadow; do
 	[ "${line%% *}" = 1 ] || problem "$f is switched off: $line"
 	[ "$a" -gt "$b" ] || problem "$f counted no check during the workload ($b before, $a after)"
 	[ "$d" = 0 ] || problem "$f found $d differences: $line"
-	verdict "$f: $((a - b)) checks during the workload, no difference"
+	verdict "$f: $((a - b)) checks during the workload, $d differences"
 done
 ktap_finished
