@@ -50,8 +50,6 @@ mod lock;
 pub const NICE_0_LOAD: u64 = crate::num::casts::u32_as_u64(bindings::NICE_0_LOAD);
 
 /// Returns `sched_feat(PICK_BUDDY)`: whether the pick may take the next buddy.
-///
-/// A static branch of `fair.c`, which the one-LLVM-module build inlines where this is called.
 #[inline(always)]
 pub fn pick_buddy() -> bool {
     // SAFETY: `sched_rust_pick_buddy()` reads a static key, in any context.

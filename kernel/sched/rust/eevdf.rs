@@ -180,8 +180,6 @@ pub(crate) fn pick_eevdf<'a>(cfs: &'a CfsRqView, protect: bool) -> Option<&'a Sc
 
 /// The part of [`pick_eevdf`] for more than one queued entity, from the leftmost entity and
 /// `curr` as [`pick_eevdf`] read them.
-///
-/// Inlined, as C's pick is in the production kernel (into `pick_next_entity()`).
 #[inline]
 fn pick_eevdf_many<'a>(
     cfs: &'a CfsRqView,
@@ -192,7 +190,7 @@ fn pick_eevdf_many<'a>(
     let elig = Eligibility::of(cfs);
 
     // Picking the next buddy affects latency, not fairness. `sched_feat(PICK_BUDDY)` is tested
-    // here, where C tests it: a static branch that the one-module build inlines.
+    // here, where C tests it.
     if kernel::sched::pick_buddy() && protect {
         if let Some(next) = cfs.next().filter(|next| elig.eligible(next.vruntime())) {
             // `->next` will never be delayed.

@@ -11,8 +11,7 @@
 //!
 //! Counters that C decrements blindly are decremented here the same way, so that every sequence
 //! of calls C can make gives C's results, unpaired ones included: an unpaired decrement wraps, as
-//! in C, and costs no check on the hot path (the debug option's LLC check recounts the counters
-//! at every dequeue).
+//! in C.
 
 use kernel::prelude::*;
 use kernel::sched::{

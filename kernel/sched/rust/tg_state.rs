@@ -22,8 +22,7 @@ use kernel::sched::{
 
 /// C entry point of `alloc_fair_sched_group()`: allocates and initialises the per-CPU state of
 /// a new group below `parent`; returns 1 on success and 0 on failure, as C. On failure the
-/// group is left untouched. Inlined into `fair.c` with `CONFIG_SCHED_RUST_CFS_INLINE`, as the
-/// free is.
+/// group is left untouched.
 ///
 /// # Safety
 ///

@@ -128,12 +128,9 @@ pub unsafe trait PinnedPerCpuInit<T, E> {
 /// The [`PinnedPerCpuInit`] of a closure that returns a [`PinInit`] for each CPU.
 struct PinInitPerCpu<F>(F);
 
-// SAFETY: `init_cpu` returns what the `PinInit` returns, and by the safety requirements of the
-// `PinInit` trait on its implementers:
-// - On `Ok`, every field of the slot is initialised.
-// - On `Err`, the slot needs no drop and is free to be deallocated.
-// The `PinInit` is consumed by the call, so it keeps no access to the slot but what the `T` it
-// built provides for.
+// SAFETY: `init_cpu` returns the `PinInit`'s result, so by that trait's requirements:
+// - On `Ok`, the slot is initialised; on `Err`, it needs no drop and may be freed.
+// - The `PinInit` is consumed by the call: it keeps no access to the slot.
 unsafe impl<T, E, I, F> PinnedPerCpuInit<T, E> for PinInitPerCpu<F>
 where
     I: PinInit<T, E>,
@@ -312,8 +309,7 @@ impl<T> PinnedPerCpu<T> {
     /// Allocates one `T` per possible CPU and initialises each in place with `init`, which is
     /// given the CPU of each slot and may rely on its zero-filled start.
     ///
-    /// Failure is handled as by [`PinnedPerCpu::try_pin_init`]. Inline, so that the caller's
-    /// initialiser is compiled into the loop.
+    /// Failure is handled as by [`PinnedPerCpu::try_pin_init`].
     #[inline]
     pub fn try_init_per_cpu<E>(
         mut init: impl PinnedPerCpuInit<T, E>,
@@ -328,13 +324,9 @@ impl<T> PinnedPerCpu<T> {
             let slot = unsafe { Self::slot(ptr, cpu) };
             // SAFETY:
             // - `slot` is `cpu`'s instance, zero-filled by `alloc()` and not yet written.
-            // - It is not moved until it is dropped: `PinnedPerCpu` gives out `&mut T` only for
-            //   `T: Unpin`, and its memory is given back only after the drop: by the drop of the
-            //   `PinnedPerCpu` built below; after `into_raw()`, by `from_raw()` and a drop, or, for
-            //   a `T` without drop glue, `free_raw()` or C's `free_percpu()` (the rule `into_raw()`
-            //   states); or below, on failure.
-            // - If `init_cpu` fails, the failed slot is not touched again, only freed with the
-            //   allocation.
+            // - It stays pinned: its memory is freed only after its drop (`Drop`, the rule of
+            //   `into_raw()`) or, below, after a failure.
+            // - A slot whose `init_cpu` failed is not touched again, only freed.
             if let Err(e) = unsafe { init.init_cpu(cpu, slot) } {
                 let failed = cpu;
                 for cpu in possible_cpus().take_while(|&cpu| cpu != failed) {
@@ -395,12 +387,8 @@ impl<T> PinnedPerCpu<T> {
     pub unsafe fn free_raw(ptr: *mut T) {
         const { assert!(!core::mem::needs_drop::<T>()) };
         // SAFETY:
-        // - `ptr` is null, which `free_percpu()` ignores, or a per-CPU allocation that
-        //   `from_raw()` could take over (owned by nobody else, so freed once) and that nothing
-        //   uses any more (safety requirements).
-        // - `T` needs no drop (asserted above), so giving the memory back is all that
-        //   `from_raw()` and a drop would do: the instances, pinned or not, are dropped
-        //   (trivially) before their memory goes.
+        // - `ptr` is null or an allocation that nobody else owns or uses (safety requirements).
+        // - `T` has no drop glue (asserted above): freeing the memory is all a drop would do.
         unsafe { bindings::free_percpu(ptr.cast()) };
     }
 
@@ -446,10 +434,8 @@ impl<T> PinnedPerCpu<T> {
     pub fn get_pin_mut(&mut self, cpu: CpuId) -> Option<Pin<&mut T>> {
         let p = self.cpu_ptr(cpu)?;
         // SAFETY:
-        // - The instance is a valid, pinned `T` that nothing reaches but through `self` (type
-        //   invariants).
-        // - `&mut self` excludes every other borrow of `self` for the lifetime of the result, so
-        //   this is the only access to it, whatever interior mutability `T` has.
+        // - The instance is a valid, pinned `T` reached only through `self` (type invariants).
+        // - `&mut self` makes this the only access for the result's lifetime.
         // - `Pin` keeps it from being moved.
         Some(unsafe { Pin::new_unchecked(&mut *p) })
     }

@@ -197,12 +197,11 @@ struct CfsTgStateInit<'a> {
 }
 
 // SAFETY:
-// - `init_cpu` runs C's fixed sequence on the zero-filled slot, which leaves a valid
-//   `cfs_tg_state` (C's `alloc_fair_sched_group()` builds it so from the same zero-filled memory).
+// - `init_cpu` leaves a valid `cfs_tg_state`: it runs `alloc_fair_sched_group()`'s sequence on
+//   the zero-filled slot, as C does.
 // - It never fails.
-// - It keeps no access to the slot: the initialiser keeps no pointer to it, and what points into
-//   the slot afterwards are the `cfs_tg_state`'s own fields (its entity's `my_q`, its list heads),
-//   which the `cfs_tg_state` provides for; the parent's entity does not point back into it.
+// - It keeps no access to the slot: only the state's own fields (`se.my_q`, list heads) point
+//   into it afterwards.
 unsafe impl PinnedPerCpuInit<CfsTgState, Error> for CfsTgStateInit<'_> {
     #[inline]
     unsafe fn init_cpu(&mut self, cpu: CpuId, slot: *mut CfsTgState) -> Result {

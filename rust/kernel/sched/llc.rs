@@ -241,10 +241,9 @@ impl TaskLlc {
     pub fn pref_llc_queued(&self) -> bool {
         // SAFETY:
         // - The task is valid (type invariants).
-        // - Every access to the field of a task that can be queued holds its runqueue's lock
-        //   (`account_llc_enqueue()`/`_dequeue()`, `task_pref_llc_runnable()`, the debug kernel's
-        //   `llc_shadow_counts()`), which is held (type invariants); `init_sched_mm()` clears it in
-        //   `sched_fork()`, before the task can be queued. So no write races with this read.
+        // - No write races with this read: the runqueue lock is held (type invariants), every
+        //   access to the field of a queueable task holds it, and `sched_fork()` clears it before
+        //   the task can be queued.
         unsafe { (*self.p()).pref_llc_queued != 0 }
     }
 
@@ -309,8 +308,7 @@ impl RqEpoch {
     // Writers hold `cpu_epoch_lock`, which is held (type invariants). `task_tick_cache()` (under
     // the runqueue lock only) and `mm_init_sched()` read `cpu_epoch` without it, so it is
     // accessed atomically; the other two fields are only accessed under the lock, so plain
-    // accesses are race-free. Each accessor reads or writes one field, so that a caller loads
-    // only what it uses.
+    // accesses are race-free. Each accessor reads or writes one field.
 
     /// Returns `rq->cpu_epoch`.
     #[inline]
