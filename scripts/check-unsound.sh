@@ -23,8 +23,8 @@
 #                               compile never evaluates. Such a snippet must
 #                               pass the metadata compile and fail the full one.
 # and beside it stands its control, X_ok.rs ("// expect: ok"), which must
-# compile: the same code with only that reason removed (at most 8 lines
-# other than comments differ). A snippet named *_ok.rs is a
+# compile: the same code with only that reason removed (comments and the
+# //~ markers aside, at most two lines differ: max_diff=4 lines of diff). A snippet named *_ok.rs is a
 # control and says "// expect: ok"; a control without a misuse beside it
 # (correct_use_ok.rs: every API used as intended) is allowed.
 #   scripts/check-unsound.sh [flavour]   default: test, else bench
@@ -64,8 +64,9 @@ norm() { sed -E 's/\<[a-z_][a-z0-9_]*::([a-z_][a-z0-9_]*::)*//g'; }
 
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
-# A control is the misuse with only its reason removed: a few lines.
-max_diff=${max_diff:-8}
+# A control is the misuse with only its reason removed: one line changed, or two
+# (a diff line per side).
+max_diff=${max_diff:-4}
 fail=0 n=0 nmis=0 nctl=0
 
 # compile <src> <name> <emit>: status of a compile of the snippet; output in $T/<name>.<emit>.log.
@@ -84,10 +85,13 @@ compile() {
 errors() {
 	grep -E '^error(\[E[0-9]+\])?: ' "$1" | grep -vE '^error: aborting due to' || true
 }
-# Lines of code (comments and blank lines left out) that differ between two snippets.
+# Lines of diff between two snippets' code (comments, blank lines and the //~
+# markers left out): a line changed counts twice.
+code_only() {
+	grep -vE '^[[:space:]]*(//|$)' "$1" | sed -E 's|[[:space:]]*//~.*||'
+}
 code_diff() {
-	diff <(grep -vE '^[[:space:]]*(//|$)' "$1") <(grep -vE '^[[:space:]]*(//|$)' "$2") |
-		grep -c '^[<>]' || true
+	diff <(code_only "$1") <(code_only "$2") | grep -c '^[<>]' || true
 }
 show() {
 	grep -A8 '^error' "$1" | head -n 24

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-//! Control of sched_ffi_opaque.rs: the same read through the lock's token and its view
-//! compiles: what refuses the misuse is that the type C passes has no fields.
+//! Control of sched_ffi_opaque.rs: the same read through the lock's view compiles: what refuses
+//! the misuse is that the type C passes has no fields.
 // expect: ok
 use kernel::sched::{ffi, RqLocked};
 

@@ -5,9 +5,9 @@
 // expect-message: the trait bound `CfsTgState: Zeroable` is not satisfied
 use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
-use kernel::sched::group::CfsTgState;
+use kernel::sched::group::CfsTgState as T;
 
 /// Builds zeroed states through pin-init.
-pub fn f() -> Result<PinnedPerCpu<CfsTgState>> {
-    PinnedPerCpu::<CfsTgState>::try_pin_init(|_cpu| Ok::<_, Error>(pin_init::zeroed()), GFP_KERNEL) //~ ERROR
+pub fn f() -> Result<PinnedPerCpu<T>> {
+    PinnedPerCpu::<T>::try_pin_init(|_cpu| Ok::<_, Error>(pin_init::zeroed()), GFP_KERNEL) //~ ERROR
 }

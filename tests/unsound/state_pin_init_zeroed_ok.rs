@@ -3,8 +3,9 @@
 // expect: ok
 use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
+type T = u64;
 
 /// Builds zeroed counters through pin-init.
-pub fn f() -> Result<PinnedPerCpu<u64>> {
-    PinnedPerCpu::<u64>::try_pin_init(|_cpu| Ok::<_, Error>(pin_init::zeroed()), GFP_KERNEL)
+pub fn f() -> Result<PinnedPerCpu<T>> {
+    PinnedPerCpu::<T>::try_pin_init(|_cpu| Ok::<_, Error>(pin_init::zeroed()), GFP_KERNEL)
 }

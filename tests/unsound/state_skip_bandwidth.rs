@@ -8,9 +8,11 @@
 // expect-message: struct `CfsTgStateInit` is private
 use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
-use kernel::sched::group::{self, CfsTgState};
+use kernel::sched::group::CfsTgState;
 
 /// The per-CPU part of `alloc_fair_sched_group()` alone.
-pub fn f(init: group::CfsTgStateInit<'_>) -> Result<PinnedPerCpu<CfsTgState>> { //~ ERROR
+pub fn f(
+    init: kernel::sched::group::CfsTgStateInit<'_>, //~ ERROR
+) -> Result<PinnedPerCpu<CfsTgState>> {
     PinnedPerCpu::try_init_per_cpu(init, GFP_KERNEL)
 }

@@ -3,11 +3,13 @@
 //! compiles, only through an `unsafe impl` (percpu_init_safe_impl.rs): what refuses the
 //! misuse is that the group's initialiser is private.
 // expect: ok
-use kernel::percpu::pinned::{PinnedPerCpu, PinnedPerCpuInit};
+use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 use kernel::sched::group::CfsTgState;
 
 /// The per-CPU part of `alloc_fair_sched_group()` alone.
-pub fn f(init: impl PinnedPerCpuInit<CfsTgState, Error>) -> Result<PinnedPerCpu<CfsTgState>> {
+pub fn f(
+    init: impl kernel::percpu::pinned::PinnedPerCpuInit<CfsTgState, Error>,
+) -> Result<PinnedPerCpu<CfsTgState>> {
     PinnedPerCpu::try_init_per_cpu(init, GFP_KERNEL)
 }

@@ -6,9 +6,9 @@
 // expect-note: `CfsTgState: Zeroable`
 use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
-use kernel::sched::group::CfsTgState;
+use kernel::sched::group::CfsTgState as T;
 
 /// Allocates zero-filled states.
-pub fn f() -> Result<PinnedPerCpu<CfsTgState>> {
-    Ok(PinnedPerCpu::<CfsTgState>::new(GFP_KERNEL)?) //~ ERROR
+pub fn f() -> Result<PinnedPerCpu<T>> {
+    Ok(PinnedPerCpu::<T>::new(GFP_KERNEL)?) //~ ERROR
 }

@@ -3,8 +3,9 @@
 // expect: ok
 use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
+type T = u64;
 
 /// Allocates zero-filled counters.
-pub fn f() -> Result<PinnedPerCpu<u64>> {
-    Ok(PinnedPerCpu::<u64>::new(GFP_KERNEL)?)
+pub fn f() -> Result<PinnedPerCpu<T>> {
+    Ok(PinnedPerCpu::<T>::new(GFP_KERNEL)?)
 }

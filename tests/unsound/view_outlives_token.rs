@@ -6,11 +6,11 @@ use kernel::sched::{ffi, RqLocked};
 
 /// Reads `curr` after the token's scope.
 pub fn f(rq: *mut ffi::rq, cfs_rq: *mut ffi::cfs_rq) -> u64 {
-    let cfs = {
+    let x = {
         // SAFETY: The contract of the entry point, for this block only.
         let locked = unsafe { RqLocked::assume_held(rq) };
         // SAFETY: As above.
         unsafe { locked.cfs_rq(cfs_rq) } //~ ERROR
     };
-    cfs.curr().map_or(0, |curr| curr.vruntime())
+    x.curr().map_or(0, |curr| curr.vruntime())
 }
