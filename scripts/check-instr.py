@@ -11,10 +11,22 @@ the ordinary way, with the very command Kbuild saved for the bitcode (its
 .fair.bc.cmd) minus the bitcode options, and compares the two objects:
 
   - every instrumentation family the configuration implies (KASAN, UBSAN
-    handlers, stack protector, return thunks, kcfi, ftrace entries) is in
+    handlers, stack protector, return thunks, kcfi, ftrace entries, IBT's
+    endbr64, BTI landing pads, pac-ret's return address signing) is in
     the reference object: otherwise the comparison would prove nothing;
   - each family is present in both objects or in neither;
-  - every function defined in both calls each family its reference calls.
+  - every function defined in both calls each family its reference calls
+    (landing pads and return signing aside: they follow whether a function
+    is address-taken or a leaf, which the linked module's inlining changes);
+  - every code-generation flag of the bitcode compile (all but the
+    preprocessor's, the input, the output and the bitcode options) is in the
+    object compile's saved command (.fair.o.cmd): the per-object flags that
+    enable an instrumentation pass (-fsanitize=..., -mllvm -asan-...,
+    -fstack-protector..., -mfunction-return=..., -fpatchable-function-entry=,
+    -fsanitize-coverage=..., -fprofile-...) reach the compile that runs the
+    passes, whether or not this configuration enables any. Per-function
+    counts are not compared: the linked module is inlined differently (with
+    KASAN, a function's checks move with the code the inliner moves).
 
 The crate (kernel/sched/rust/sched_rust.o, whose bitcode the rule links
 into fair.o) is compiled by rustc, which has its own flag for each
@@ -26,6 +38,7 @@ and its object the family.
   scripts/check-instr.py <build dir> [<flavour name>]
   INSTR_OBJ=<object> ...   compare that object instead of <build>/kernel/sched/fair.o
   INSTR_CRATE=<object> ... check that object instead of the crate's
+  INSTR_OBJ_CMD=<.cmd> ... read the object compile's command from that file
   scripts/check-instr.py --print-reference <build dir>
                            print the reference compile (run it in <build dir>)
 
@@ -54,6 +67,12 @@ FAMILIES = [
     ('retpoline', re.compile(r'^__x86_indirect_(call_)?thunk_')),
     ('ftrace', re.compile(r'^(__fentry__|_mcount)$')),
     ('kcfi type id', re.compile(r'^__kcfi_typeid_')),
+]
+# Families seen as instructions (landing pads, return address signing).
+INSNS = [
+    ('IBT', re.compile(r'\bendbr64\b')),
+    ('BTI', re.compile(r'\bbti\b')),
+    ('pac-ret', re.compile(r'\b(paciasp|pacibsp|autiasp|autibsp|retaa|retab)\b')),
 ]
 # Families seen as sections of the object.
 SECTIONS = [
@@ -93,19 +112,30 @@ def expected(c, arch):
         e.append('KMSAN')
     if y('GCOV_KERNEL') and y('GCOV_PROFILE_ALL'):
         e.append('GCOV')
+    if arch == 'x86_64' and y('X86_KERNEL_IBT'):
+        e.append('IBT')
+    if arch == 'arm64' and y('ARM64_BTI_KERNEL'):
+        e.append('BTI')
+    if arch == 'arm64' and y('ARM64_PTR_AUTH_KERNEL'):
+        e.append('pac-ret')
     return e
 
 
 # The families rustc can add to the crate: (family, what enables it in the
-# configuration, the rustc flag that asks for it).
+# configuration, the rustc flag that asks for it, as a regular expression).
 RUST_FAMILIES = [
-    ('KASAN', lambda y, arch: y('KASAN_GENERIC'), '-Zsanitizer=kernel-address'),
-    ('KASAN', lambda y, arch: y('KASAN_SW_TAGS'), '-Zsanitizer=kernel-hwaddress'),
-    ('kcfi', lambda y, arch: y('CFI') or y('CFI_CLANG'), '-Zsanitizer=kcfi'),
+    ('KASAN', lambda y, arch: y('KASAN_GENERIC'), r'-Zsanitizer=kernel-address\b'),
+    ('KASAN', lambda y, arch: y('KASAN_SW_TAGS'), r'-Zsanitizer=kernel-hwaddress\b'),
+    ('kcfi', lambda y, arch: y('CFI') or y('CFI_CLANG'), r'-Zsanitizer=kcfi\b'),
     ('return thunk', lambda y, arch: arch == 'x86_64' and y('MITIGATION_RETHUNK'),
-     '-Zfunction-return=thunk-extern'),
+     r'-Zfunction-return=thunk-extern\b'),
     ('patchable entries', lambda y, arch: arch == 'arm64' and y('FUNCTION_TRACER'),
-     '-Zpatchable-function-entry'),
+     r'-Zpatchable-function-entry\b'),
+    ('IBT', lambda y, arch: arch == 'x86_64' and y('X86_KERNEL_IBT'), r'-Zcf-protection=branch\b'),
+    ('BTI', lambda y, arch: arch == 'arm64' and y('ARM64_BTI_KERNEL'),
+     r'-Zbranch-protection=\S*\bbti\b'),
+    ('pac-ret', lambda y, arch: arch == 'arm64' and y('ARM64_PTR_AUTH_KERNEL'),
+     r'-Zbranch-protection=\S*\bpac-ret\b'),
 ]
 
 
@@ -124,14 +154,16 @@ def check_crate(build, c, arch, label):
         if not enabled(y, arch):
             continue
         exp.append(fam)
-        if flag not in cmd:
-            problems.append(f'crate: the configuration enables {fam} but rustc was not given {flag}')
+        shown = flag.replace('\\S*', '...').replace('\\b', '')
+        if not re.search(flag, cmd):
+            problems.append(f'crate: the configuration enables {fam} but rustc was not given {shown}')
         elif fam not in have:
-            problems.append(f'crate: rustc was given {flag} but {os.path.basename(obj)} has no {fam}')
-    counts = ' '.join(f'{f}:{sum(1 for v in per_fn.values() if f in v)}' for f, _ in FAMILIES if f in have)
+            problems.append(f'crate: rustc was given {shown} but {os.path.basename(obj)} has no {fam}')
+    counts = ' '.join(f'{f}:{sum(1 for v in per_fn.values() if f in v)}' for f, _ in FAMILIES + INSNS
+                      if f in have)
     print(f'check-instr: {label} ({arch}) crate {os.path.basename(obj)}: expected by the configuration: '
           f'{", ".join(exp) or "none"}; present: {", ".join(sorted(have)) or "none"}; '
-          f'functions calling each family: {counts or "none"} of {len(per_fn)}')
+          f'functions with each family: {counts or "none"} of {len(per_fn)}')
     return problems
 
 
@@ -142,10 +174,16 @@ def families_of(obj):
     per_fn, fn = {}, None
     for line in dis.splitlines():
         m = re.match(r'^[0-9a-f]+ <(.+)>:$', line)
-        if m:
-            fn = m.group(1)
+        # A local label (.Ltmp12) inside a function is not a function; a
+        # function the linked module renamed (foo.llvm.123) is still foo.
+        if m and not m.group(1).startswith('.L'):
+            fn = re.sub(r'\.llvm\.\d+$', '', m.group(1))
             per_fn.setdefault(fn, set())
             continue
+        if fn is not None:
+            for name, rx in INSNS:
+                if rx.search(line.split(':', 1)[-1]):
+                    per_fn[fn].add(name)
         m = re.search(r'\sR_\w+\s+([^\s+-]+)', line)
         if m and fn is not None:
             for name, rx in FAMILIES:
@@ -168,6 +206,55 @@ def families_of(obj):
             if rx.search(s):
                 sec_fams.add(name)
     return per_fn, sec_fams
+
+
+def saved_command(path):
+    """The tokens of a Kbuild .cmd file's saved command."""
+    first = open(path).readline()
+    m = re.match(r'^savedcmd_\S+ := (.*)$', first.rstrip('\n'))
+    if not m:
+        sys.exit(f'check-instr: {path}: no saved command')
+    return shlex.split(m.group(1).replace('$(pound)', '#').replace('$$', '$'))
+
+
+def codegen_flags(toks):
+    """A compile's flags as units (-mllvm X and -Xclang X joined), without
+    the compiler, the preprocessor's flags, the input, the output and the
+    bitcode options."""
+    out, i = [], 1
+    while i < len(toks):
+        t = toks[i]
+        if t in ('-mllvm', '-Xclang') and i + 1 < len(toks):
+            unit, i = f'{t} {toks[i + 1]}', i + 2
+        elif t in ('-o', '-include', '-isystem', '-MF', '-MT'):
+            i += 2
+            continue
+        else:
+            unit, i = t, i + 1
+        if (unit == '-Xclang -disable-llvm-passes' or unit in ('-emit-llvm', '-c', '-nostdinc')
+                or re.match(r'^-(I|D|U|Wp,|fmacro-prefix-map=)', unit) or not unit.startswith('-')):
+            continue
+        out.append(unit)
+    return out
+
+
+INSTR_FLAG = re.compile(r'^(-fsanitize|-mllvm -(asan|hwasan|tsan|msan|sanitizer|kasan)|-fstack-protector'
+                        r'|-mstack-protector|-mfunction-return|-mindirect-branch|-fpatchable-function-entry'
+                        r'|-fprofile|-fcoverage|-ftest-coverage|-pg|-mfentry|-mrecord-mcount|-fcf-protection'
+                        r'|-mbranch-protection|-fsanitize-coverage|-fzero-call-used-regs)')
+
+
+def check_flags(build):
+    """The flags of fair.c's bitcode compile missing from fair.o's compile:
+    (problems, number of flags compared, the instrumentation flags among them)."""
+    bc = codegen_flags(saved_command(os.path.join(build, 'kernel/sched/.fair.bc.cmd')))
+    ocmd = os.environ.get('INSTR_OBJ_CMD') or os.path.join(build, 'kernel/sched/.fair.o.cmd')
+    obj = set(codegen_flags(saved_command(ocmd)))
+    if not bc:
+        return ['flags: no code-generation flag in the bitcode compile\'s saved command'], 0, []
+    missing = [f for f in bc if f not in obj]
+    return ([f'flags: {f} is in fair.c\'s bitcode compile, not in the compile of fair.o ({ocmd})'
+             for f in missing], len(bc), [f for f in bc if INSTR_FLAG.match(f)])
 
 
 def reference_command(build):
@@ -240,25 +327,36 @@ def main():
         problems.append(f'{f}: in the inline rule\'s fair.o only')
     both = sorted(set(ref_fn) & set(inl_fn))
     lost = 0
+    # A landing pad or a signed return depends on whether the function is
+    # address-taken or a leaf, which the linked module's inlining changes
+    # (entity_eligible() becomes a leaf): those families are compared per
+    # object and by their flags, not per function.
+    per_insn = {f for f, _ in INSNS}
     for fn in both:
-        miss = ref_fn[fn] - inl_fn[fn]
+        miss = ref_fn[fn] - inl_fn[fn] - per_insn
         if miss:
             lost += 1
             if lost <= 20:
                 problems.append(f'{fn}(): {", ".join(sorted(miss))} in the reference, not in the inline object')
     counts = ' '.join(f'{f}:{sum(1 for s in ref_fn.values() if f in s)}/{sum(1 for s in inl_fn.values() if f in s)}'
-                      for f, _ in FAMILIES if f in ref_all | inl_all)
+                      for f, _ in FAMILIES + INSNS if f in ref_all | inl_all)
     print(f'check-instr: {label} ({arch}) fair.o: expected by the configuration: {", ".join(exp) or "none"}; '
           f'present (reference/inline): {", ".join(sorted(ref_all)) or "none"} / {", ".join(sorted(inl_all)) or "none"}')
-    print(f'check-instr: functions calling each family (reference/inline): {counts or "none"}; '
+    print(f'check-instr: functions with each family (reference/inline): {counts or "none"}; '
           f'{len(both)} functions in both objects, {lost} lost a family')
+    fproblems, nflags, instr = check_flags(build)
+    print(f'check-instr: the compile of fair.o has {nflags - len(fproblems)} of the {nflags} '
+          f'code-generation flags of fair.c\'s bitcode compile; the instrumentation ones: '
+          f'{" ".join(instr) or "none"}')
+    problems += fproblems
     problems += check_crate(build, c, arch, label)
     for p in problems:
         print(f'check-instr: FAIL {p}')
     if problems:
         return 1
-    print('check-instr: PASS: the inline rule kept every instrumentation family of fair.o, '
-          'and the crate carries every family the configuration asks of rustc')
+    print('check-instr: PASS: the inline rule kept every instrumentation family of fair.o and '
+          'every code-generation flag, and the crate carries every family the configuration asks '
+          'of rustc')
     return 0
 
 
