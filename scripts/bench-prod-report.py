@@ -484,19 +484,21 @@ def main():
         for m in re.finditer(r"^sched_rust: stress_suite prod (\S+) rc (\d+)", con, re.M):
             cases.setdefault(m.group(1), {}).setdefault(kernel, []).append(m.group(2) == "0")
     if cases:
-        print("Kernel selftests (passed/runs per kernel; where =y and =n differ, the exact 95 % interval")
-        print("of each pass rate and Fisher's exact test of =y against =n):")
+        print("Kernel selftests (passed/runs per kernel; where =y, or =y out of line, and =n differ, the")
+        print("exact 95 % interval of each pass rate and Fisher's exact test against =n):")
         for case, per in sorted(cases.items()):
             cells = " ".join(f"{k}={sum(per.get(k, []))}/{len(per.get(k, []))}" for k in KERNELS)
             for k in KERNELS:
                 fig(f"selftest.{case}.{k}", f"{sum(per.get(k, []))}/{len(per.get(k, []))}")
-            p, o = per.get("prod", []), per.get("off", [])
-            if p and o and sum(p) * len(o) != sum(o) * len(p):
-                ip, io = stats.rate_interval(sum(p), len(p)), stats.rate_interval(sum(o), len(o))
-                pv = stats.rates_p(sum(p), len(p), sum(o), len(o))
-                fig(f"selftest.{case}.p", f"{pv:.3f}")
-                cells += (f"  =y [{ip.lo:.2f}, {ip.hi:.2f}], =n [{io.lo:.2f}, {io.hi:.2f}],"
-                          f" Fisher p={pv:.3f}")
+            o = per.get("off", [])
+            for k, label, key in (("prod", "=y", "p"), ("outline", "outline", "p_outline")):
+                p = per.get(k, [])
+                if p and o and sum(p) * len(o) != sum(o) * len(p):
+                    ip, io = stats.rate_interval(sum(p), len(p)), stats.rate_interval(sum(o), len(o))
+                    pv = stats.rates_p(sum(p), len(p), sum(o), len(o))
+                    fig(f"selftest.{case}.{key}", f"{pv:.3f}")
+                    cells += (f"  {label} [{ip.lo:.2f}, {ip.hi:.2f}], =n [{io.lo:.2f}, {io.hi:.2f}],"
+                              f" Fisher p={pv:.3f}")
             flag = ""
             for k in ("prod", "outline"):
                 p, o = per.get(k, []), per.get("off", [])

@@ -12,8 +12,10 @@
 #          inlined into fair.c (CONFIG_SCHED_RUST_CFS_INLINE: clang with a
 #          rustc on clang's LLVM)
 #   outline  prod with CONFIG_SCHED_RUST_CFS_INLINE off: fair.o calls the
-#          Rust pieces across the language boundary, the shape of every
-#          kernel built with GCC or with a rustc on another LLVM
+#          Rust pieces across the language boundary, as every kernel built
+#          with GCC or with a rustc on another LLVM does; built with clang,
+#          so its C is not GCC's: for a GCC kernel it shows the cost of the
+#          calls, not GCC's code around them
 # booted in alternation, BENCH_PROD_BOOTS boots each (5), the order of every
 # set of four shuffled, each under the per-call plugin (evaluation/bench/percall.c,
 # no cache model) with the same workloads (evaluation/bench/guest.sh, prodbench):
@@ -56,9 +58,12 @@ mkdir -p "$R"
 percall_plugins
 prod_percall_conf "$R" $kernels
 . "$TOP/scripts/provenance.sh"
+# The configuration fragments its kernels are built from (scripts/build.sh).
+distro=distro
+[ "$KARCH" = x86_64 ] || distro=distro-$KARCH
 provenance_begin "$R/provenance.txt" "make bench-prod BENCH_PROD_BOOTS=$boots BENCH_PROD_ROUNDS=$rounds BENCH_PROD_SEED=$seed" \
 	"$KARCH production kernels stock, =n (off), =y (prod) and =y out of line (outline), configs/base.config + $KARCH.config + distro.config, under QEMU TCG with the per-call plugin" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot/init evaluation/bench/guest.sh tests/boot/stress.sh tests/boot/schedbench.c evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/mkinitramfs.sh scripts/boot.sh scripts/common.sh tests/boot/checks.sh scripts/percall_data.py scripts/stats.py" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/base.config configs/$KARCH.config configs/$distro.config scripts/build.sh tests/boot/init evaluation/bench/guest.sh tests/boot/stress.sh tests/boot/schedbench.c evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/mkinitramfs.sh scripts/boot.sh scripts/common.sh tests/boot/checks.sh scripts/percall_data.py scripts/stats.py" \
 	"$(bdir stock)/.config" "$(bdir off)/.config" "$(bdir prod)/.config" "$(bdir outline)/.config"
 provenance_built "$R/provenance.txt" "$(bdir stock)" "$(bdir off)" "$(bdir prod)" "$(bdir outline)"
 
@@ -77,6 +82,8 @@ provenance_built "$R/provenance.txt" "$(bdir stock)" "$(bdir off)" "$(bdir prod)
 		echo "$k: $(cat "$B/include/config/kernel.release"), CONFIG_SCHED_RUST_CFS=$(sed -n 's/^CONFIG_SCHED_RUST_CFS=//p' "$B/.config"), CONFIG_SCHED_RUST_CFS_DEBUG=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_DEBUG=//p' "$B/.config"), CONFIG_SCHED_RUST_CFS_INLINE=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_INLINE=//p' "$B/.config"), $(grep -c '^CONFIG_.*=y' "$B/.config") options =y"
 	done
 	"$TOP/scripts/build-flags.sh" prod
+	# outline's own flags: its fair.o is compiled by Kbuild's rule, not the inline one.
+	"$TOP/scripts/build-flags.sh" outline | sed 's/^/outline /'
 } > "$R/header.txt"
 
 # The boots: sets of one boot per kernel, each set in a shuffled order.

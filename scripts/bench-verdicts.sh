@@ -43,10 +43,13 @@ R=$CACHE/bench-results-verdicts
 rm -rf "$R"
 mkdir -p "$R"
 . "$TOP/scripts/provenance.sh"
+# The configuration fragments its kernels are built from (scripts/build.sh).
+distro=distro
+[ "$KARCH" = x86_64 ] || distro=distro-$KARCH
 provenance_begin "$R/provenance.txt" \
 	"make bench-verdicts VERDICT_BOOTS=$boots VERDICT_RUNS=$runs VERDICT_SEED=$seed VERDICT_CASES=$cases" \
 	"$KARCH production kernels stock, =n (off) and =y (prod), configs/base.config + $KARCH.config + distro.config, under QEMU TCG" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot/init tests/boot/test_cpu_repeat.c scripts/mkinitramfs.sh scripts/bench-verdicts.sh scripts/bench-verdicts-report.py scripts/bench-lib.sh scripts/boot.sh scripts/common.sh tests/boot/checks.sh scripts/stats.py" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/base.config configs/$KARCH.config configs/$distro.config scripts/build.sh tests/boot/init tests/boot/test_cpu_repeat.c scripts/mkinitramfs.sh scripts/bench-verdicts.sh scripts/bench-verdicts-report.py scripts/bench-lib.sh scripts/boot.sh scripts/common.sh tests/boot/checks.sh scripts/stats.py" \
 	"$(bdir stock)/.config" "$(bdir off)/.config" "$(bdir prod)/.config"
 provenance_built "$R/provenance.txt" "$(bdir stock)" "$(bdir off)" "$(bdir prod)"
 

@@ -152,7 +152,7 @@ fi
 kmemleak=$(sget kmemleak | tail -n1)
 if cfg DEBUG_KMEMLEAK || [ -n "$kmemleak" ]; then
 	check "kmemleak: no leak through this project's code"
-	if [ "$mode" = test ] && [ -z "$kmemleak" ]; then
+	if { [ "$mode" = test ] || [ "$mode" = stress ]; } && [ -z "$kmemleak" ]; then
 		problems+=("kmemleak: the kernel has it, but no 'sched_rust: kmemleak' line (the scan did not run)")
 	fi
 	if [ -n "$kmemleak" ] && [ "$(awk '{ print $4 }' <<< "$kmemleak")" != 0 ]; then
@@ -305,12 +305,14 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 	bad=$(sget 'stress_tool hackbench[12]' | grep -vc '^0$')
 	[ "$bad" = 0 ] || problems+=("stress: $bad hackbench runs exited non-zero")
 	# fail-nth over mkdir: every sweep failed mkdirs with faults injected;
-	# summed over a side's sweeps, Percpu may not grow by more than 4 pages
-	# per CPU (the allocator populates chunk pages and keeps up to
-	# PCPU_EMPTY_POP_PAGES_HIGH = 4 empty ones populated: a KASAN run saw
-	# +3 pages per CPU on the C side once), where leaking the state of every
-	# failed mkdir would grow it by ~60 kB per CPU per sweep; nor slab by
-	# 1 MB (without KASAN).
+	# with CONFIG_PERCPU_STATS, the per-CPU allocations in use are back to
+	# their count before each sweep (exactly: one leaked group state is
+	# one allocation). Without it, summed over a side's sweeps, Percpu may
+	# not grow by more than 4 pages per CPU (the allocator populates chunk
+	# pages and keeps up to PCPU_EMPTY_POP_PAGES_HIGH = 4 empty ones
+	# populated: a KASAN run saw +3 pages per CPU on the C side once), where
+	# leaking the state of every failed mkdir would grow it by ~60 kB per
+	# CPU per sweep; nor slab by 1 MB (without KASAN).
 	ncpu=$(sget cpus | head -n1)
 	for impl in $sides; do
 		nsweeps=$(sget "stress_failnth $impl" | awk '$7 > 0 { n++ } END { print n + 0 }')
@@ -322,8 +324,18 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 		[ "$other" = 0 ] ||
 			problems+=("stress: fail-nth over mkdir on $impl: $other failed mkdirs returned an error other than ENOMEM")
 		read -r dp ds <<< "$(sget "stress_leak $impl" | awk '{ p += $3 - $2; s += $6 - $5 } END { print p + 0, s + 0 }')"
-		[ "$dp" -le $((16 * ${ncpu:-4})) ] ||
-			problems+=("stress: Percpu grew by $dp kB over the failed mkdirs on $impl")
+		if cfg PERCPU_STATS; then
+			# "percpu_allocs <before> <after>": fields 8 and 9.
+			read -r nl da <<< "$(sget "stress_leak $impl" | awk '$8 ~ /^[0-9]+$/ && $9 ~ /^[0-9]+$/ { n++; d += $9 - $8 } END { print n + 0, d + 0 }')"
+			[ "$nl" -ge 3 ] ||
+				problems+=("stress: fail-nth over mkdir on $impl: $nl sweeps with a count of per-CPU allocations before and after, expected 3")
+			[ "$da" = 0 ] ||
+				problems+=("stress: $da more per-CPU allocations in use after the failed mkdirs on $impl than before")
+			figures+=("stress: fail-nth on $impl: per-CPU allocations in use $da more after its $nl sweeps")
+		else
+			[ "$dp" -le $((16 * ${ncpu:-4})) ] ||
+				problems+=("stress: Percpu grew by $dp kB over the failed mkdirs on $impl")
+		fi
 		# KASAN's quarantine keeps freed objects in the slab: there,
 		# kmemleak (test-kasan) is the judge of leaked objects.
 		cfg KASAN || [ "$ds" -le 1024 ] ||
@@ -393,20 +405,30 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 		lc=$(sget stress_llc_counters)
 		[ "$lc" = 0 ] || problems+=("stress: LLC counters after the stress phase: ${lc:-missing}, not 0")
 	fi
-	# What any kernel shows: the cgroups of the phase gone, and Percpu
-	# back to its start after a warm-up, within the churn phase's 512 kB
-	# (the allocator keeps populated pages and an empty chunk); the state
-	# of each leaked group would be about 1.1 kB per CPU, of thousands.
-	read -r p0 g0 <<< "$(sget stress_before | awk '{ print $2, $4 }')"
-	read -r p1 g1 d1 <<< "$(sget stress_after | awk '{ print $2, $4, $6 }')"
+	# What any kernel shows: the cgroups of the phase gone, and, with
+	# CONFIG_PERCPU_STATS, the per-CPU allocations in use back to their
+	# count after a warm-up (exactly: the state of each leaked group is one
+	# allocation, of thousands made); without it, Percpu back to its start
+	# within the churn phase's 512 kB (the allocator keeps populated pages
+	# and an empty chunk; a leaked group's state is about 1.1 kB per CPU).
+	read -r p0 g0 a0 <<< "$(sget stress_before | awk '{ print $2, $4, $6 }')"
+	read -r p1 g1 d1 a1 <<< "$(sget stress_after | awk '{ print $2, $4, $6, $8 }')"
 	if [ -z "$p0" ] || [ -z "$p1" ]; then
 		problems+=("stress: no Percpu/cgroup count before and after the phase")
 	else
 		[ "$g1" = "$g0" ] && [ "$d1" = 0 ] ||
 			problems+=("stress: $g1 cgroups ($d1 dying) after the phase, $g0 before")
-		[ $((p1 - p0)) -le 512 ] ||
-			problems+=("stress: Percpu $p0 kB before the phase, $p1 kB after its groups went")
-		figures+=("stress: Percpu $p0 kB before, $p1 kB after; cgroups $g0 before, $g1 after")
+		if cfg PERCPU_STATS; then
+			if ! [[ "$a0" =~ ^[0-9]+$ && "$a1" =~ ^[0-9]+$ ]]; then
+				problems+=("stress: no count of per-CPU allocations before and after the phase (${a0:-none}, ${a1:-none}), with CONFIG_PERCPU_STATS")
+			elif [ "$a1" -gt "$a0" ]; then
+				problems+=("stress: $a0 per-CPU allocations in use before the phase, $a1 after its groups went")
+			fi
+		else
+			[ $((p1 - p0)) -le 512 ] ||
+				problems+=("stress: Percpu $p0 kB before the phase, $p1 kB after its groups went")
+		fi
+		figures+=("stress: Percpu $p0 kB before, $p1 kB after; per-CPU allocations $a0 before, $a1 after; cgroups $g0 before, $g1 after")
 	fi
 	# Shadow and LLC checks must have run through the stress phase too.
 	if [ "$mode" = stress ] && cfg SCHED_RUST_CFS_SHADOW; then

@@ -235,12 +235,31 @@ st_load() {
 # mkdir for N = 1, 2, ... until a mkdir succeeds without a fault injected
 # (schedbench failmkdir), with tg_state on Rust and on C in turn (on Rust
 # alone in a production kernel: $SIDES), 3 rounds after a warm-up sweep on
-# each. Percpu and slab are read around every
-# sweep: a side whose sweeps make them grow leaks.
+# each. Percpu and slab are read around every sweep, and the number of
+# per-CPU allocations in use where the kernel counts them
+# (CONFIG_PERCPU_STATS): a side whose sweeps make them grow leaks.
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 cgstat() { awk -v k="$1" '$1 == k { print $2 }' /sys/fs/cgroup/cgroup.stat; }
+# The per-CPU allocations in use (percpu_stats' nr_cur_alloc); "-" without
+# CONFIG_PERCPU_STATS.
+pcpu_allocs() {
+	awk '$1 == "nr_cur_alloc" { print $3; n++ } END { if (!n) print "-" }' \
+		/sys/kernel/debug/percpu_stats 2>/dev/null || echo -
+}
+# pcpu_settle <count>: the allocations in use once they are back to <count>,
+# or after 15 s (a removed group's per-CPU memory goes after RCU grace
+# periods and the css release work).
+pcpu_settle() {
+	local n i
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		n=$(pcpu_allocs)
+		{ [ "$n" = - ] || [ "$n" -le "$1" ]; } && break
+		sleep 1
+	done
+	echo "$n"
+}
 st_failnth() {
-	local r impl p0 s0 p1 s1 out
+	local r impl p0 s0 p1 s1 a0 a1 out
 	for impl in $SIDES; do
 		[ -d $RC ] && echo $impl > $RC/tg_state
 		sb failmkdir $ST/fn 400 > /dev/null
@@ -250,11 +269,13 @@ st_failnth() {
 			[ -d $RC ] && echo $impl > $RC/tg_state
 			p0=$(meminfo Percpu)
 			s0=$(meminfo Slab)
+			a0=$(pcpu_allocs)
 			out=$(sb failmkdir $ST/fn 400)
 			p1=$(meminfo Percpu)
 			s1=$(meminfo Slab)
+			a1=$(pcpu_settle "$a0")
 			say "stress_failnth $impl $out"
-			say "stress_leak $impl percpu_kb $p0 $p1 slab_kb $s0 $s1"
+			say "stress_leak $impl percpu_kb $p0 $p1 slab_kb $s0 $s1 percpu_allocs $a0 $a1"
 		done
 	done
 }
@@ -313,9 +334,10 @@ want() {	# want <suite>
 # In a production kernel (no debug option, so no runtime switch, no
 # shadow, no pick statistics) every piece is on Rust: the same phase, one
 # side, judged on what any kernel shows (no splat or hung task, CPUs back
-# online, Percpu in /proc/meminfo and the cgroup count back to their start).
+# online, the per-CPU allocations in use, Percpu in /proc/meminfo and the
+# cgroup count back to their start).
 stress() {	# stress <seconds>
-	local secs=$1 n feat0 c
+	local secs=$1 n feat0 c a0
 	n=$(grep -c ^processor /proc/cpuinfo)
 	SIDES="rust c"
 	[ -d $RC ] || SIDES=rust
@@ -329,7 +351,8 @@ stress() {	# stress <seconds>
 	sb cgtree /sys/fs/cgroup/stwarm 4 4 > /dev/null
 	rmdir /sys/fs/cgroup/stwarm 2>/dev/null
 	sleep 2
-	say "stress_before percpu_kb $(meminfo Percpu) cgroups $(cgstat nr_descendants)"
+	a0=$(pcpu_allocs)
+	say "stress_before percpu_kb $(meminfo Percpu) cgroups $(cgstat nr_descendants) percpu_allocs $a0"
 	mkdir $ST
 	echo +cpu > $ST/cgroup.subtree_control
 	echo +cpuset > $ST/cgroup.subtree_control
@@ -381,7 +404,7 @@ stress() {	# stress <seconds>
 		[ "$(cgstat nr_dying_descendants)" = 0 ] && break
 		sleep 1
 	done
-	say "stress_after percpu_kb $(meminfo Percpu) cgroups $(cgstat nr_descendants) dying $(cgstat nr_dying_descendants)"
+	say "stress_after percpu_kb $(meminfo Percpu) cgroups $(cgstat nr_descendants) dying $(cgstat nr_dying_descendants) percpu_allocs $(pcpu_settle "$a0")"
 	[ -f $RC/llc_state ] &&
 		say "stress_llc_counters $(awk '$1 == "cpu" { s += $6 + $8 } END { print s + 0 }' $RC/llc_state)"
 	say "stress done uptime $(now)"

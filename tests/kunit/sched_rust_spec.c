@@ -942,11 +942,12 @@ static void spec_code_add(struct spec_codes *t, const struct eevdf_fixture *f,
 	u64 mask = BIT_ULL(t->bits) - 1, code, h;
 	unsigned int view;
 
+	/* Every view's set or none (spec_codes_init()). */
+	if (!t->slot[0])
+		return;
 	for (view = 0; view < SPEC_NR_VIEWS; view++) {
 		u64 *slot = t->slot[view];
 
-		if (!slot)
-			return;
 		code = (u64)s->nr << (SPEC_MAX_NR * SPEC_CODE_NODE_BITS);
 		if (root)
 			code |= spec_code_node(f, s, root, 0, view == SPEC_WHOLE);
@@ -1074,6 +1075,16 @@ static u64 spec_scope_states(const struct spec_scope *sc)
 	return total;
 }
 
+static void spec_codes_free(struct spec_codes *t)
+{
+	unsigned int view;
+
+	for (view = 0; view < SPEC_NR_VIEWS; view++) {
+		kvfree(t->slot[view]);
+		t->slot[view] = NULL;
+	}
+}
+
 /* The distinct trees' sets, for a scope; none (not counted) when they cannot be. */
 static bool spec_codes_init(struct spec_codes *t, const struct spec_scope *sc)
 {
@@ -1088,18 +1099,12 @@ static bool spec_codes_init(struct spec_codes *t, const struct spec_scope *sc)
 	t->bits = ilog2(roundup_pow_of_two(2 * all));
 	for (view = 0; view < SPEC_NR_VIEWS; view++) {
 		t->slot[view] = kvmalloc_array(BIT_ULL(t->bits), sizeof(u64), GFP_KERNEL);
-		if (!t->slot[view])
+		if (!t->slot[view]) {
+			spec_codes_free(t);
 			return false;
+		}
 	}
 	return true;
-}
-
-static void spec_codes_free(struct spec_codes *t)
-{
-	unsigned int view;
-
-	for (view = 0; view < SPEC_NR_VIEWS; view++)
-		kvfree(t->slot[view]);
 }
 
 /* Every set of entities built at least one tree of its own, in each view. */
