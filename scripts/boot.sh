@@ -131,7 +131,9 @@ else
 	if [ "${V:-0}" != 0 ]; then
 		tail -n +1 -F "$con" >&2 2>/dev/null 9>&- &
 	else
-		tail -n +1 -F "$con" 2>/dev/null | sed -u "s/\r//; $untime" | grep --line-buffered -E \
+		# The whole pipeline without fd 9: a tail left behind by a killed
+		# boot would otherwise keep the cache's lock.
+		{ tail -n +1 -F "$con" 2>/dev/null | sed -u "s/\r//; $untime" | grep --line-buffered -E \
 			'^Run /init|^KTAP version 1$|^sched_rust: (phase|ksft_ktap (not )?ok [0-9]+ selftests|stress start|stress done|llc_run|run |cgsel_exit|DONE|FAIL)|WARNING:|BUG:|Kernel panic|rcu: INFO' |
 			while IFS= read -r l; do
 				case $l in
@@ -141,7 +143,7 @@ else
 				sched_rust:*) l=${l#sched_rust: } ;;
 				esac
 				log "  guest: $l"
-			done 9>&- &
+			done; } 9>&- &
 	fi
 	watcher=$!
 	rc=0
