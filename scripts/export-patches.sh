@@ -98,6 +98,15 @@ open(out + '/Makefile.build', 'w').write(
 open(out + '/Makefile.core', 'w').write(core_mk)
 EOP
 
+# The selftests' Makefile before the debug patch, which brings the two tests
+# of the debug option (the runtime switch, the shadow checks) with it.
+sed -E '/^# With CONFIG_SCHED_RUST_CFS_DEBUG/,+1d; /^TEST_PROGS :=/{s/ switch\.sh//; s/ cross_checks\.sh//}' \
+	"$TOP/tests/selftests/sched_rust/Makefile" > "$CACHE/selftests.Makefile"
+grep -q '^TEST_PROGS := [^ ]' "$CACHE/selftests.Makefile" &&
+	! grep -Eq '^TEST_PROGS :=.*(switch|cross_checks)\.sh' "$CACHE/selftests.Makefile" ||
+	fail "tests/selftests/sched_rust/Makefile: no TEST_PROGS line to take switch.sh and cross_checks.sh from"
+
+
 # The crate root as it is after the pick, the tg_state and the LLC commits
 # (the test module comes with the KUnit suites).
 python3 - "$TOP/kernel/sched/rust/sched_rust.rs" "$CACHE" <<'EOP'
