@@ -627,11 +627,35 @@ static int cpumax(const char *cg, int nthreads, double seconds)
 	return 0;
 }
 
+/* The per-CPU allocations in use (percpu_stats' nr_cur_alloc), or -1 without CONFIG_PERCPU_STATS. */
+static long pcpu_allocs(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/percpu_stats", "r");
+	char line[128];
+	long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " nr_cur_alloc : %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/*
+ * The per-CPU allocations in use are counted before the sweep and after it,
+ * by this one process (no process starts or ends in between to move the
+ * count: a process's memory context has per-CPU counters of its own), once
+ * the removed groups' frees, which follow RCU grace periods and the css
+ * release work, are back to the count before (polled for up to 15 s).
+ */
 static int failmkdir(const char *dir, int max)
 {
-	int injected = 0, failed = 0, tolerated = 0, enomem = 0, n;
+	int injected = 0, failed = 0, tolerated = 0, enomem = 0, n, i;
 	struct stat st;
 	int fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	long before = pcpu_allocs(), after;
 
 	if (fd < 0)
 		die("/proc/thread-self/fail-nth");
@@ -677,8 +701,16 @@ static int failmkdir(const char *dir, int max)
 		fprintf(stderr, "mkdir still reached fault point %d\n", max);
 		exit(1);
 	}
-	printf("failmkdir points %d injected %d failed %d enomem %d tolerated %d\n", n - 1,
+	for (i = 0, after = pcpu_allocs(); before >= 0 && after > before && i < 150; i++) {
+		usleep(100 * 1000);
+		after = pcpu_allocs();
+	}
+	printf("failmkdir points %d injected %d failed %d enomem %d tolerated %d", n - 1,
 	       injected, failed, enomem, tolerated);
+	if (before >= 0)
+		printf(" percpu_allocs %ld %ld\n", before, after);
+	else
+		printf(" percpu_allocs - -\n");
 	return 0;
 }
 

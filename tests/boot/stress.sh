@@ -235,13 +235,14 @@ st_load() {
 # mkdir for N = 1, 2, ... until a mkdir succeeds without a fault injected
 # (schedbench failmkdir), with tg_state on Rust and on C in turn (on Rust
 # alone in a production kernel: $SIDES), 3 rounds after a warm-up sweep on
-# each. Percpu and slab are read around every sweep, and the number of
-# per-CPU allocations in use where the kernel counts them
-# (CONFIG_PERCPU_STATS): a side whose sweeps make them grow leaks.
+# each. Percpu and slab are read around every sweep, and schedbench counts
+# the per-CPU allocations in use before and after it where the kernel counts
+# them (CONFIG_PERCPU_STATS): a side whose sweeps make them grow leaks.
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 cgstat() { awk -v k="$1" '$1 == k { print $2 }' /sys/fs/cgroup/cgroup.stat; }
 # The per-CPU allocations in use (percpu_stats' nr_cur_alloc); "-" without
-# CONFIG_PERCPU_STATS.
+# CONFIG_PERCPU_STATS. Read by a new process: exact to within the per-CPU
+# counters of the memory contexts that exiting processes leave behind.
 pcpu_allocs() {
 	awk '$1 == "nr_cur_alloc" { print $3; n++ } END { if (!n) print "-" }' \
 		/sys/kernel/debug/percpu_stats 2>/dev/null || echo -
@@ -259,7 +260,7 @@ pcpu_settle() {
 	echo "$n"
 }
 st_failnth() {
-	local r impl p0 s0 p1 s1 a0 a1 out
+	local r impl p0 s0 p1 s1 out
 	for impl in $SIDES; do
 		[ -d $RC ] && echo $impl > $RC/tg_state
 		sb failmkdir $ST/fn 400 > /dev/null
@@ -269,13 +270,11 @@ st_failnth() {
 			[ -d $RC ] && echo $impl > $RC/tg_state
 			p0=$(meminfo Percpu)
 			s0=$(meminfo Slab)
-			a0=$(pcpu_allocs)
 			out=$(sb failmkdir $ST/fn 400)
 			p1=$(meminfo Percpu)
 			s1=$(meminfo Slab)
-			a1=$(pcpu_settle "$a0")
 			say "stress_failnth $impl $out"
-			say "stress_leak $impl percpu_kb $p0 $p1 slab_kb $s0 $s1 percpu_allocs $a0 $a1"
+			say "stress_leak $impl percpu_kb $p0 $p1 slab_kb $s0 $s1"
 		done
 	done
 }
