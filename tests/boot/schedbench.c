@@ -701,7 +701,8 @@ static int failmkdir(const char *dir, int max)
 		fprintf(stderr, "mkdir still reached fault point %d\n", max);
 		exit(1);
 	}
-	for (i = 0, after = pcpu_allocs(); before >= 0 && after > before && i < 150; i++) {
+	/* Up to 15 s, polled every 100 ms. */
+	for (i = 0, after = pcpu_allocs(); before >= 0 && after > before && i < 15 * 10; i++) {
 		usleep(100 * 1000);
 		after = pcpu_allocs();
 	}
