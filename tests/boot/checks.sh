@@ -410,9 +410,10 @@ if [ "$mode" = stress ] || { [ "$mode" = test ] && cfg CPUSETS && cfg FAULT_INJE
 	fi
 	# What any kernel shows: the cgroups of the phase gone, and, with
 	# CONFIG_PERCPU_STATS, the per-CPU allocations in use back to their
-	# count after a warm-up, within 3 per CPU (the per-CPU counters of a
-	# memory context that an idle CPU keeps from an exited process; the
-	# state of each leaked group is one allocation, of thousands made);
+	# count after a warm-up (schedbench pcpu: read after every CPU ran it,
+	# so that none keeps an exited process's memory context), within 3 per
+	# CPU (the per-CPU counters of a process that has not yet been reaped;
+	# the state of each leaked group is one allocation, of thousands made);
 	# without it, Percpu back to its start within the churn phase's 512 kB
 	# (the allocator keeps populated pages and an empty chunk; a leaked
 	# group's state is about 1.1 kB per CPU).

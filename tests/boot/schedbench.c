@@ -52,7 +52,13 @@
  *   schedbench nap <usec>                 sleep in a loop forever (no fork)
  *   schedbench failmkdir <dir> <max>      mkdir with fault point 1, 2, ...
  *                                         failed (fail-nth) until one
- *                                         succeeds; prints the counts
+ *                                         succeeds; prints the counts, and
+ *                                         the per-CPU allocations in use
+ *                                         before and after
+ *   schedbench pcpu [<max>]               the per-CPU allocations in use ("-"
+ *                                         without CONFIG_PERCPU_STATS), after
+ *                                         a visit of every CPU, waiting up to
+ *                                         15 s for them to come to <max>
  *   schedbench cpumax <cgroup> <threads> <seconds>
  *                                         test_cpucg_max's process, timed: a
  *                                         child enters <cgroup> (cpu.max set
@@ -644,21 +650,77 @@ static long pcpu_allocs(void)
 }
 
 /*
+ * Runs this process once on every CPU it may run on: a CPU that switches
+ * to it from idle drops the memory context it kept from the last process
+ * that ran there (an exited one's is then freed, with its per-CPU
+ * counters).
+ */
+static void visit_cpus(void)
+{
+	cpu_set_t all, one;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(all), &all))
+		return;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &all))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (!sched_setaffinity(0, sizeof(one), &one))
+			sched_yield();
+	}
+	sched_setaffinity(0, sizeof(all), &all);
+}
+
+/* The allocations in use once they are <= @max, polled for up to 15 s (no wait for @max < 0). */
+static long pcpu_settle(long max)
+{
+	long n;
+	int i;
+
+	visit_cpus();
+	n = pcpu_allocs();
+	/* Up to 15 s, polled every 100 ms. */
+	for (i = 0; max >= 0 && n > max && i < 15 * 10; i++) {
+		usleep(100 * 1000);
+		visit_cpus();
+		n = pcpu_allocs();
+	}
+	return n;
+}
+
+static int pcpu(long max)
+{
+	long n = pcpu_settle(max);
+
+	if (n < 0)
+		printf("-\n");
+	else
+		printf("%ld\n", n);
+	return 0;
+}
+
+/*
  * The per-CPU allocations in use are counted before the sweep and after it,
  * by this one process (no process starts or ends in between to move the
- * count: a process's memory context has per-CPU counters of its own), once
- * the removed groups' frees, which follow RCU grace periods and the css
- * release work, are back to the count before (polled for up to 15 s).
+ * count: a process's memory context has per-CPU counters of its own), each
+ * time after a visit of every CPU (so that no CPU keeps an exited process's
+ * context), and after the sweep once the removed groups' frees, which follow
+ * RCU grace periods and the css release work, are back to the count before
+ * (polled for up to 15 s).
  */
 static int failmkdir(const char *dir, int max)
 {
-	int injected = 0, failed = 0, tolerated = 0, enomem = 0, n, i;
+	int injected = 0, failed = 0, tolerated = 0, enomem = 0, n;
 	struct stat st;
 	int fd = open("/proc/thread-self/fail-nth", O_RDWR);
-	long before = pcpu_allocs(), after;
+	long before, after;
 
 	if (fd < 0)
 		die("/proc/thread-self/fail-nth");
+	visit_cpus();
+	before = pcpu_allocs();
 	for (n = 1; n <= max; n++) {
 		char left[16] = "";
 		int r, e;
@@ -701,11 +763,7 @@ static int failmkdir(const char *dir, int max)
 		fprintf(stderr, "mkdir still reached fault point %d\n", max);
 		exit(1);
 	}
-	/* Up to 15 s, polled every 100 ms. */
-	for (i = 0, after = pcpu_allocs(); before >= 0 && after > before && i < 15 * 10; i++) {
-		usleep(100 * 1000);
-		after = pcpu_allocs();
-	}
+	after = pcpu_settle(before);
 	printf("failmkdir points %d injected %d failed %d enomem %d tolerated %d", n - 1,
 	       injected, failed, enomem, tolerated);
 	if (before >= 0)
@@ -743,10 +801,12 @@ int main(int argc, char **argv)
 		return nap(atol(argv[2]));
 	if (argc >= 4 && !strcmp(argv[1], "failmkdir"))
 		return failmkdir(argv[2], atoi(argv[3]));
+	if (argc >= 2 && !strcmp(argv[1], "pcpu"))
+		return pcpu(argc >= 3 && strcmp(argv[2], "-") ? atol(argv[2]) : -1);
 	if (argc >= 5 && !strcmp(argv[1], "cpumax"))
 		return cpumax(argv[2], atoi(argv[3]), atof(argv[4]));
 	fprintf(stderr, "usage: schedbench wake <tasks> <s>"
-		" | cgtree <dir> <width> <depth> | schlat <dir> <width> <depth> <s> | nap <usec> | failmkdir <dir> <max>"
+		" | cgtree <dir> <width> <depth> | schlat <dir> <width> <depth> <s> | nap <usec> | failmkdir <dir> <max> | pcpu [<max>]"
 		" | threads <threads> <s> [cpus] [nap] [llc=<file>] [until_pref=<s>]"
 		" | cpumax <cgroup> <threads> <seconds>\n");
 	return 2;

@@ -240,25 +240,6 @@ st_load() {
 # them (CONFIG_PERCPU_STATS): a side whose sweeps make them grow leaks.
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 cgstat() { awk -v k="$1" '$1 == k { print $2 }' /sys/fs/cgroup/cgroup.stat; }
-# The per-CPU allocations in use (percpu_stats' nr_cur_alloc); "-" without
-# CONFIG_PERCPU_STATS. Read by a new process: exact to within the per-CPU
-# counters of the memory contexts that exiting processes leave behind.
-pcpu_allocs() {
-	awk '$1 == "nr_cur_alloc" { print $3; n++ } END { if (!n) print "-" }' \
-		/sys/kernel/debug/percpu_stats 2>/dev/null || echo -
-}
-# pcpu_settle <count>: the allocations in use once they are back to <count>,
-# or after 15 s (a removed group's per-CPU memory goes after RCU grace
-# periods and the css release work).
-pcpu_settle() {
-	local n i
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
-		n=$(pcpu_allocs)
-		{ [ "$n" = - ] || [ "$n" -le "$1" ]; } && break
-		sleep 1
-	done
-	echo "$n"
-}
 st_failnth() {
 	local r impl p0 s0 p1 s1 out
 	for impl in $SIDES; do
@@ -350,7 +331,12 @@ stress() {	# stress <seconds>
 	sb cgtree /sys/fs/cgroup/stwarm 4 4 > /dev/null
 	rmdir /sys/fs/cgroup/stwarm 2>/dev/null
 	sleep 2
-	a0=$(pcpu_allocs)
+	# The per-CPU allocations in use ("-" without CONFIG_PERCPU_STATS), after
+	# every CPU ran schedbench (so that none keeps an exited process's memory
+	# context and its per-CPU counters); after the phase, once back to the
+	# count before or after 15 s (a removed group's per-CPU memory goes after
+	# RCU grace periods and the css release work).
+	a0=$(sb pcpu)
 	say "stress_before percpu_kb $(meminfo Percpu) cgroups $(cgstat nr_descendants) percpu_allocs $a0"
 	mkdir $ST
 	echo +cpu > $ST/cgroup.subtree_control
@@ -403,7 +389,7 @@ stress() {	# stress <seconds>
 		[ "$(cgstat nr_dying_descendants)" = 0 ] && break
 		sleep 1
 	done
-	say "stress_after percpu_kb $(meminfo Percpu) cgroups $(cgstat nr_descendants) dying $(cgstat nr_dying_descendants) percpu_allocs $(pcpu_settle "$a0")"
+	say "stress_after percpu_kb $(meminfo Percpu) cgroups $(cgstat nr_descendants) dying $(cgstat nr_dying_descendants) percpu_allocs $(sb pcpu "$a0")"
 	[ -f $RC/llc_state ] &&
 		say "stress_llc_counters $(awk '$1 == "cpu" { s += $6 + $8 } END { print s + 0 }' $RC/llc_state)"
 	say "stress done uptime $(now)"
