@@ -690,6 +690,29 @@ static long pcpu_settle(long max)
 	return n;
 }
 
+/*
+ * The allocations in use once steady: unchanged for 1 s, polled every 100 ms
+ * (for up to 5 s), after the frees that earlier work left pending.
+ */
+static long pcpu_steady(void)
+{
+	long n, last = -2;
+	int i, same = 0;
+
+	for (i = 0; i < 50; i++) {
+		visit_cpus();
+		n = pcpu_allocs();
+		if (n < 0)
+			return n;
+		same = n == last ? same + 1 : 0;
+		last = n;
+		if (same >= 10)
+			break;
+		usleep(100 * 1000);
+	}
+	return n;
+}
+
 static int pcpu(long max)
 {
 	long n = pcpu_settle(max);
@@ -706,9 +729,9 @@ static int pcpu(long max)
  * by this one process (no process starts or ends in between to move the
  * count: a process's memory context has per-CPU counters of its own), each
  * time after a visit of every CPU (so that no CPU keeps an exited process's
- * context), and after the sweep once the removed groups' frees, which follow
- * RCU grace periods and the css release work, are back to the count before
- * (polled for up to 15 s).
+ * context): before it once the count is steady, after it once the removed
+ * groups' frees, which follow RCU grace periods and the css release work,
+ * are back to the count before (polled for up to 15 s).
  */
 static int failmkdir(const char *dir, int max)
 {
@@ -719,8 +742,7 @@ static int failmkdir(const char *dir, int max)
 
 	if (fd < 0)
 		die("/proc/thread-self/fail-nth");
-	visit_cpus();
-	before = pcpu_allocs();
+	before = pcpu_steady();
 	for (n = 1; n <= max; n++) {
 		char left[16] = "";
 		int r, e;
