@@ -97,7 +97,7 @@ bench-arm64: ## make bench on the arm64 bench kernel [untimed]
 bench-prod: ## stock, =n, =y, =y out of line head to head, 5 boots each [40 min]
 	@$(S)/bench-prod.sh
 
-bench-verdicts: ## bench-prod's selftest cases that differ, run 20 times per kernel [20 min]
+bench-verdicts: ## bench-prod's selftest cases that differ, 20 runs per kernel [32 min]
 	@$(S)/bench-verdicts.sh
 
 bench-scale: ## C and Rust at 4 to 64 CPUs in 2 to 16 LLCs; aggregation parity [60 min]
