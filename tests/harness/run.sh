@@ -25,7 +25,8 @@
 #  - make rust-analyzer and make compile_commands.json, on make test's
 #    kernel, name the repository's files by their paths here;
 #  - scripts/check-instr.py passes on make test's kernel and fails on a
-#    fair.o that lost the sanitizer its configuration enables.
+#    fair.o that lost the sanitizer its configuration enables, and on a
+#    fair.o compile that lost one of the bitcode compile's flags.
 #  - bench-prod-report on results-prod's data with a made-up fourth,
 #    out-of-line kernel gives its table and figures, and fails when a
 #    selftest case fails on every outline boot and passes on every =n one.
@@ -420,6 +421,17 @@ if [ -f "$tb/kernel/sched/.fair.bc.cmd" ] && [ -f "$tb/kernel/sched/fair.o" ] &&
 			ok "check-instr names UBSAN" || ko "check-instr did not name the lost UBSAN"
 	else
 		ko "the reference compile without sanitizers failed: $(tail -n 2 "$tmp/out" | tr '\n' ' ')"
+	fi
+	# The object compile's saved command without one UBSAN flag: the
+	# flags check names it.
+	sed 's/ -fsanitize=shift / /' "$tb/kernel/sched/.fair.o.cmd" > "$tmp/fair.o.cmd"
+	if cmp -s "$tmp/fair.o.cmd" "$tb/kernel/sched/.fair.o.cmd"; then
+		ko "the test kernel's fair.o compile has no -fsanitize=shift to take out"
+	else
+		expect 1 "check-instr on a fair.o compile without -fsanitize=shift" \
+			env INSTR_OBJ_CMD="$tmp/fair.o.cmd" /usr/bin/python3 scripts/check-instr.py "$tb" test
+		grep -q 'FAIL flags: -fsanitize=shift is in fair.c.s bitcode compile, not in the compile of fair.o' "$tmp/out" &&
+			ok "check-instr names the missing flag" || ko "check-instr did not name the missing -fsanitize=shift"
 	fi
 else
 	sk "no make test kernel built with the inline rule and UBSAN: the check-instr cases"
