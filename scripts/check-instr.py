@@ -271,13 +271,7 @@ def check_flags(build):
 
 def reference_command(build):
     """Kbuild's saved command for fair.bc, as the ordinary one-step compile."""
-    path = os.path.join(build, 'kernel/sched/.fair.bc.cmd')
-    first = open(path).readline()
-    m = re.match(r'^savedcmd_\S+ := (.*)$', first.rstrip('\n'))
-    if not m:
-        sys.exit(f'check-instr: {path}: no saved command')
-    cmd = m.group(1).replace('$(pound)', '#').replace('$$', '$')
-    toks = shlex.split(cmd)
+    toks = saved_command(os.path.join(build, 'kernel/sched/.fair.bc.cmd'))
     out, i = [], 0
     while i < len(toks):
         t = toks[i]
