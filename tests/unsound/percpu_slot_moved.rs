@@ -16,7 +16,7 @@ pub struct Pinned {
     _pin: PhantomPinned,
 }
 
-/// Swaps the instances of two CPUs.
+/// Swaps one CPU's instances of two allocations.
 pub fn f(a: &mut PinnedPerCpu<Pinned>, b: &mut PinnedPerCpu<Pinned>, cpu: CpuId) -> Option<u64> {
     let mut x = a.get_pin_mut(cpu)?;
     let mut y = b.get_pin_mut(cpu)?;
