@@ -152,8 +152,9 @@ if have_icount:
         f"median of {rounds} rounds of {batch} calls per side; net = minus the empty batch "
         f"({e / batch:.1f} instructions per call: the loop, the call of a function that returns its "
         "argument, markers, clock reads). "
-        "C is fair.c's implementation, with the series' two C patches: its pick computes the eligibility "
-        "sums once per pick, the algorithm of the Rust pick, in the Rust pick's heap-search shape.")
+        "C is fair.c's implementation, with the series' four C patches: with patches 3 and 4 its pick "
+        "computes the eligibility sums once per pick, the algorithm of the Rust pick, in the Rust pick's "
+        "shapes.")
     say("")
     say("```")
     say(f"{'case':<18} {'C net':>8} {'Rust net':>9} {'Rust/C':>7}")
