@@ -33,7 +33,7 @@ BOOT_ARGS ?=
 .PHONY: all help prod test test-kasan test-arm64 test-all stress bench-latency bench-weights bench-cpumax boot shell bench bench-arm64 \
 	bench-prod bench-verdicts bench-scale bench-native bench-native-bundle \
 	kunit kunit-uml kunit-spec setup fetch overlay patches series-branch series-import check-series \
-	lint check-off check-inline check-rust-min check-unsound check-harness check-claims clean \
+	lint check-configs check-off check-inline check-rust-min check-unsound check-harness check-claims clean \
 	rust-analyzer compile_commands.json
 
 all: prod
@@ -165,6 +165,9 @@ check-inline: ## the production kernel: no call into Rust left on the hot paths 
 
 check-rust-min: ## build the Rust code with the kernel's minimum rustc (1.85.0) [2 min]
 	@$(S)/check-rust-min.sh
+
+check-configs: ## =y with bandwidth, group sched, SCHED_CACHE or schedstats off [untimed]
+	@$(S)/check-configs.sh
 
 check-unsound: ## compile tests/unsound/'s misuse snippets: each must be refused [20 s]
 	@$(S)/check-unsound.sh

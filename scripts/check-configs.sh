@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The production configuration with the scheduler options the Rust depends
+# on turned off, one at a time: each must still build kernel/sched/rust/ and
+# kernel/sched/fair.o with CONFIG_SCHED_RUST_CFS=y (what a randconfig build
+# would try). Each combination has its own build directory,
+# $CACHE/build-configs-<name>; CONFIGS="name ..." runs only those.
+#
+# A combination known not to build is listed in XFAIL with the error it
+# must fail with: it fails the check if it fails otherwise, or builds (then
+# the entry is to be removed).
+#
+# Output: a line per combination (PASS, XFAIL or FAIL), then the verdict.
+
+. "$(dirname "$0")/common.sh"
+
+# name|config lines (space separated)
+COMBOS=(
+	"no-bandwidth|# CONFIG_CFS_BANDWIDTH is not set"
+	"no-group-sched|# CONFIG_CGROUP_SCHED is not set"
+	"no-sched-cache|# CONFIG_SCHED_CACHE is not set"
+	"no-schedstats|# CONFIG_SCHEDSTATS is not set"
+)
+# name|the error the build must stop on (README.md, "Known problems")
+XFAIL=(
+	"no-bandwidth|error\[E0117\]: only traits defined in the current crate"
+	"no-group-sched|error\[E0117\]: only traits defined in the current crate"
+)
+
+"$TOP/scripts/fetch-kernel.sh"
+"$TOP/scripts/overlay.sh"
+"$TOP/scripts/setup.sh"
+
+xfail_of() {
+	local e
+	for e in "${XFAIL[@]}"; do
+		[ "${e%%|*}" = "$1" ] && { echo "${e#*|}"; return; }
+	done
+}
+
+problems=()
+ran=0
+for combo in "${COMBOS[@]}"; do
+	name=${combo%%|*}
+	lines=${combo#*|}
+	if [ -n "${CONFIGS:-}" ] && ! grep -qw -- "$name" <<< "$CONFIGS"; then
+		continue
+	fi
+	ran=$((ran + 1))
+	B=$CACHE/build-configs-$name
+	mkdir -p "$B"
+	want=$B/.config.want
+	cat "$TOP/configs/base.config" "$TOP/configs/$KARCH.config" "$TOP/configs/distro.config" > "$want"
+	# "# CONFIG_X is not set" lines: the fragment's form of =n.
+	sed 's/ \(# CONFIG_\)/\n\1/g' <<< "$lines" >> "$want"
+	kmake O="$B" tinyconfig > /dev/null
+	(cd "$WORK" && ./scripts/kconfig/merge_config.sh -m -O "$B" "$B/.config" "$want" > /dev/null 2>&1)
+	kmake O="$B" olddefconfig > /dev/null
+	grep -qx 'CONFIG_SCHED_RUST_CFS=y' "$B/.config" ||
+		{ problems+=("$name: CONFIG_SCHED_RUST_CFS did not survive olddefconfig"); continue; }
+	off=${lines#\# }
+	off=${off%% is not set*}
+	grep -qx "# $off is not set" "$B/.config" ||
+		{ problems+=("$name: $off is still set after olddefconfig"); continue; }
+	log "$name: building kernel/sched/rust/ and kernel/sched/fair.o ($lines)"
+	rc=0
+	kmake O="$B" -j"$(nproc)" kernel/sched/rust/ kernel/sched/fair.o > "$B/build.log" 2>&1 || rc=$?
+	want_err=$(xfail_of "$name")
+	if [ -z "$want_err" ]; then
+		if [ $rc = 0 ]; then
+			echo "PASS  $name"
+		else
+			grep -m3 -E '^(error|.*error:)' "$B/build.log" >&2 || tail -n 5 "$B/build.log" >&2
+			echo "FAIL  $name: the build failed (log: $B/build.log)"
+			problems+=("$name does not build")
+		fi
+	elif [ $rc = 0 ]; then
+		echo "FAIL  $name: builds, but is listed as not building: remove it from XFAIL"
+		problems+=("$name builds (XFAIL entry to remove)")
+	elif grep -qE "$want_err" "$B/build.log"; then
+		echo "XFAIL $name: $(grep -m1 -E "$want_err" "$B/build.log")"
+	else
+		grep -m3 -E '^(error|.*error:)' "$B/build.log" >&2 || tail -n 5 "$B/build.log" >&2
+		echo "FAIL  $name: fails, but not with its known error (log: $B/build.log)"
+		problems+=("$name fails otherwise than known")
+	fi
+done
+[ $ran -gt 0 ] || die "CONFIGS=${CONFIGS:-} names no combination (${COMBOS[*]%%|*})"
+[ ${#problems[@]} = 0 ] || fail "check-configs: ${problems[*]}"
+log "check-configs: PASS ($ran combinations; the known failures as known)"
