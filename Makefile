@@ -166,7 +166,7 @@ check-inline: ## the production kernel: no call into Rust left on the hot paths 
 check-rust-min: ## build the Rust code with the kernel's minimum rustc (1.85.0) [2 min]
 	@$(S)/check-rust-min.sh
 
-check-configs: ## =y with bandwidth, group sched, SCHED_CACHE or schedstats off [untimed]
+check-configs: ## =y with bandwidth, group sched, SCHED_CACHE or schedstats off [5 min warm]
 	@$(S)/check-configs.sh
 
 check-unsound: ## compile tests/unsound/'s misuse snippets: each must be refused [20 s]
