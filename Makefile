@@ -91,7 +91,7 @@ shell: ## a shell in the guest of make test (Rust on, debugfs mounted) [1 min to
 bench: ## C, Rust, stock pick in one boot: instructions per call, workloads [17 min]
 	@$(S)/bench.sh
 
-bench-arm64: ## make bench on the arm64 bench kernel [untimed]
+bench-arm64: ## make bench on the arm64 bench kernel, per-call boots included [35 min cold]
 	@ARCH=arm64 $(S)/bench.sh
 
 bench-prod: ## stock, =n, =y, =y out of line head to head, 5 boots each [40 min]
