@@ -43,6 +43,8 @@ xfail_of() {
 	return 0
 }
 
+distro=distro
+[ "$KARCH" = x86_64 ] || distro=distro-$KARCH
 problems=()
 ran=0
 for combo in "${COMBOS[@]}"; do
@@ -55,7 +57,10 @@ for combo in "${COMBOS[@]}"; do
 	B=$CACHE/build-configs-$name
 	mkdir -p "$B"
 	want=$B/.config.want
-	cat "$TOP/configs/base.config" "$TOP/configs/$KARCH.config" "$TOP/configs/distro.config" > "$want"
+	# Configured as scripts/build.sh configures the prod flavour (base,
+	# the architecture's, the distribution's fragments), in a directory of
+	# its own.
+	cat "$TOP/configs/base.config" "$TOP/configs/$KARCH.config" "$TOP/configs/$distro.config" > "$want"
 	# "# CONFIG_X is not set" lines: the fragment's form of =n.
 	sed 's/ \(# CONFIG_\)/\n\1/g' <<< "$lines" >> "$want"
 	kmake O="$B" tinyconfig > /dev/null
