@@ -84,6 +84,12 @@ for combo in "${COMBOS[@]}"; do
 	rc=0
 	kmake O="$B" -j"$(nproc)" kernel/sched/rust/ kernel/sched/fair.o > "$B/build.log" 2>&1 || rc=$?
 	want_err=$(xfail_of "$name")
+	# A build that exits 0 must have produced both objects.
+	if [ $rc = 0 ]; then
+		for o in kernel/sched/rust/sched_rust.o kernel/sched/fair.o; do
+			[ -s "$B/$o" ] || { rc=3; echo "no $o in $B" >> "$B/build.log"; }
+		done
+	fi
 	if [ -z "$want_err" ]; then
 		if [ $rc = 0 ]; then
 			echo "PASS  $name"
