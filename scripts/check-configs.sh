@@ -22,11 +22,10 @@ COMBOS=(
 	"no-sched-cache|# CONFIG_SCHED_CACHE is not set"
 	"no-schedstats|# CONFIG_SCHEDSTATS is not set"
 )
-# name|the error the build must stop on (README.md, "Known problems")
-XFAIL=(
-	"no-bandwidth|error\[E0117\]: only traits defined in the current crate"
-	"no-group-sched|error\[E0117\]: only traits defined in the current crate"
-)
+# name|the error the build must stop on: none today (no-bandwidth and
+# no-group-sched were listed with rustc's E0117 until sched_bindings.h gave
+# the sched bindings a bitfield type of their own in every configuration)
+XFAIL=()
 
 "$TOP/scripts/fetch-kernel.sh"
 "$TOP/scripts/overlay.sh"

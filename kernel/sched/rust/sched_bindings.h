@@ -15,4 +15,14 @@
 
 #include "../sched.h"
 
+/*
+ * A structure with a bitfield, so that the generated module always has its
+ * own __BindgenBitfieldUnit: without CONFIG_CFS_BANDWIDTH no structure of
+ * sched.h has one, and the type would then be the global bindings' (rust/
+ * Makefile allowlists this structure by name).
+ */
+struct sched_rust_bindgen_bitfield {
+	unsigned int unused:1;
+};
+
 #endif /* _KERNEL_SCHED_RUST_SCHED_BINDINGS_H */

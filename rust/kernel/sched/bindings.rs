@@ -38,6 +38,10 @@
 pub(crate) use crate::bindings::*;
 use pin_init::{MaybeZeroable, Zeroable};
 
+// The generated module defines its own `__BindgenBitfieldUnit` in every configuration
+// (`struct sched_rust_bindgen_bitfield` in `sched_bindings.h`), so this impl is never one of a
+// foreign type.
+//
 // SAFETY: `__BindgenBitfieldUnit<Storage>` is a newtype around `Storage`, as in the global
 // bindings.
 unsafe impl<Storage> Zeroable for __BindgenBitfieldUnit<Storage> where Storage: Zeroable {}
