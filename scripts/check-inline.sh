@@ -38,7 +38,7 @@ hot_funcs="entity_eligible vruntime_eligible pick_eevdf pick_eevdf_debug pick_ne
 	account_llc_enqueue account_llc_dequeue account_llc_enqueue_debug
 	account_llc_dequeue_debug set_delayed clear_delayed
 	finish_delayed_dequeue_entity requeue_delayed_entity set_next_entity
-	put_prev_entity check_preempt_wakeup_fair task_cache_work
+	put_prev_entity wakeup_preempt_fair task_cache_work
 	fraction_mm_sched account_mm_sched __update_mm_sched update_curr
 	place_entity yield_task_fair task_tick_fair"
 
