@@ -385,8 +385,9 @@ def main():
                 # =n's common paths are the same lengths.
                 same = [x for x, _, _ in stats.path_mix(vs)] == [x for x, _, _ in stats.path_mix(va)]
                 if piece in C_PATCHED or not vs or (not same and piece != CONTROL):
-                    print("    noise: no same-code control on this piece (the series' C patches change"
-                          " its paths on =n)")
+                    why = ("the series' C patches change its paths on =n" if piece in C_PATCHED else
+                           "its paths on stock and =n are not the same lengths")
+                    print(f"    noise: no same-code control on this piece ({why})")
                     c = control.get(("off", "prod"))
                     if c and ps and piece != CONTROL:
                         d = control.get(("stock", "off"))
@@ -396,7 +397,9 @@ def main():
                               + (f", =n/stock {d.est:.3f} [{d.lo:.3f}, {d.hi:.3f}]" if d else "")
                               + ("; the intervals overlap" if overlap else "; the intervals apart"))
                         ROW.setdefault(piece, {"fn": fn})["noise"] = (
-                            f"=y/=n {g.est:.3f} [{g.lo:.3f}, {g.hi:.3f}]; C patched on =n: beside the"
+                            f"=y/=n {g.est:.3f} [{g.lo:.3f}, {g.hi:.3f}]; "
+                            + ("C patched on =n" if piece in C_PATCHED else "stock's paths differ")
+                            + ": beside the"
                             f" control's =y/=n {c.est:.3f} [{c.lo:.3f}, {c.hi:.3f}], "
                             + ("the intervals overlap" if overlap else "the intervals apart"))
                         fig(f"{piece}.prod_off.beside_control", "overlap" if overlap else "apart")
