@@ -372,6 +372,11 @@ def main():
                 fig(f"{k}.verdict", str(v))
             if sa and sb:
                 fig(f"{k}.short_mean", f"{percall_data.mean(sb) / percall_data.mean(sa):.3f}")
+                if rs and ps2:
+                    fig(f"{k}.short_sets", f"{ps2[0].est:.3f}")
+                    fig(f"{k}.short_sets_lo", f"{ps2[0].lo:.3f}")
+                    fig(f"{k}.short_sets_hi", f"{ps2[0].hi:.3f}")
+                    fig(f"{k}.short_verdict", str(ps2[1]))
             print(f"  {b}/{a}: mean {r:.3f} ({sets}), "
                   f"median {percall_data.pct(vb, 50)}/{percall_data.pct(va, 50)} = "
                   f"{percall_data.pct(vb, 50) / max(1, percall_data.pct(va, 50)):.3f}{rs}")
