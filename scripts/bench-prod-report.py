@@ -390,8 +390,9 @@ def main():
                 # =n's common paths are the same lengths.
                 same = [x for x, _, _ in stats.path_mix(vs)] == [x for x, _, _ in stats.path_mix(va)]
                 if piece in C_PATCHED or not vs or (not same and piece != CONTROL):
-                    why = ("the series' C patches change its paths on =n" if piece in C_PATCHED else
-                           "its paths on stock and =n are not the same lengths")
+                    why, label = (("the series' C patches change its paths on =n", "C patched on =n")
+                                  if piece in C_PATCHED else
+                                  ("its paths on stock and =n are not the same lengths", "stock's paths differ"))
                     print(f"    noise: no same-code control on this piece ({why})")
                     c = control.get(("off", "prod"))
                     if c and ps and piece != CONTROL:
@@ -403,8 +404,7 @@ def main():
                               + ("; the intervals overlap" if overlap else "; the intervals apart"))
                         ROW.setdefault(piece, {"fn": fn})["noise"] = (
                             f"=y/=n {g.est:.3f} [{g.lo:.3f}, {g.hi:.3f}]; "
-                            + ("C patched on =n" if piece in C_PATCHED else "stock's paths differ")
-                            + ": beside the"
+                            + label + ": beside the"
                             f" control's =y/=n {c.est:.3f} [{c.lo:.3f}, {c.hi:.3f}], "
                             + ("the intervals overlap" if overlap else "the intervals apart"))
                         fig(f"{piece}.prod_off.beside_control", "overlap" if overlap else "apart")

@@ -7,11 +7,7 @@
 # would try). Each combination has its own build directory,
 # $CACHE/build-configs-<name>; CONFIGS="name ..." runs only those.
 #
-# A combination known not to build is listed in XFAIL with the error it
-# must fail with: it fails the check if it fails otherwise, or builds (then
-# the entry is to be removed).
-#
-# Output: a line per combination (PASS, XFAIL or FAIL), then the verdict.
+# Output: a line per combination (PASS or FAIL), then the verdict.
 
 . "$(dirname "$0")/common.sh"
 
@@ -22,25 +18,10 @@ COMBOS=(
 	"no-sched-cache|# CONFIG_SCHED_CACHE is not set"
 	"no-schedstats|# CONFIG_SCHEDSTATS is not set"
 )
-# name|the error the build must stop on: none today (no-bandwidth and
-# no-group-sched were listed with rustc's E0117 until sched_bindings.h gave
-# the sched bindings a bitfield type of their own in every configuration)
-XFAIL=()
 
 "$TOP/scripts/fetch-kernel.sh"
 "$TOP/scripts/overlay.sh"
 "$TOP/scripts/setup.sh"
-
-xfail_of() {
-	local e
-	for e in "${XFAIL[@]}"; do
-		if [ "${e%%|*}" = "$1" ]; then
-			echo "${e#*|}"
-			return 0
-		fi
-	done
-	return 0
-}
 
 distro=distro
 [ "$KARCH" = x86_64 ] || distro=distro-$KARCH
@@ -82,32 +63,20 @@ for combo in "${COMBOS[@]}"; do
 	log "$name: building kernel/sched/rust/ and kernel/sched/fair.o ($lines)"
 	rc=0
 	kmake O="$B" -j"$(nproc)" kernel/sched/rust/ kernel/sched/fair.o > "$B/build.log" 2>&1 || rc=$?
-	want_err=$(xfail_of "$name")
 	# A build that exits 0 must have produced both objects.
 	if [ $rc = 0 ]; then
 		for o in kernel/sched/rust/sched_rust.o kernel/sched/fair.o; do
 			[ -s "$B/$o" ] || { rc=3; echo "no $o in $B" >> "$B/build.log"; }
 		done
 	fi
-	if [ -z "$want_err" ]; then
-		if [ $rc = 0 ]; then
-			echo "PASS  $name"
-		else
-			grep -m3 -E '^(error|.*error:)' "$B/build.log" >&2 || tail -n 5 "$B/build.log" >&2
-			echo "FAIL  $name: the build failed (log: $B/build.log)"
-			problems+=("$name does not build")
-		fi
-	elif [ $rc = 0 ]; then
-		echo "FAIL  $name: builds, but is listed as not building: remove it from XFAIL"
-		problems+=("$name builds (XFAIL entry to remove)")
-	elif grep -qE "$want_err" "$B/build.log"; then
-		echo "XFAIL $name: $(grep -m1 -E "$want_err" "$B/build.log")"
+	if [ $rc = 0 ]; then
+		echo "PASS  $name"
 	else
 		grep -m3 -E '^(error|.*error:)' "$B/build.log" >&2 || tail -n 5 "$B/build.log" >&2
-		echo "FAIL  $name: fails, but not with its known error (log: $B/build.log)"
-		problems+=("$name fails otherwise than known")
+		echo "FAIL  $name: the build failed (log: $B/build.log)"
+		problems+=("$name does not build")
 	fi
 done
 [ $ran -gt 0 ] || die "CONFIGS=${CONFIGS:-} names no combination (${COMBOS[*]%%|*})"
 [ ${#problems[@]} = 0 ] || fail "check-configs: ${problems[*]}"
-log "check-configs: PASS ($ran combinations; the known failures as known)"
+log "check-configs: PASS ($ran combinations)"
