@@ -110,10 +110,24 @@ _tree() {	# _tree <dir> <width> <levels left>
 	done
 }
 
-# Remove a tree, deepest groups first; false if a group is left.
+# Remove a tree, deepest groups first; false if a group is left. What still
+# runs in it is killed first (cgroup.kill) and waited for: killing a task's
+# shell leaves its `sleep` child running for a while, and rmdir of a group
+# that still holds a task fails with EBUSY.
 tree_remove() {	# tree_remove <root>
-	local d
+	local d i=0
 	[ -d "$1" ] || return 0
+	[ ! -e "$1/cgroup.kill" ] || echo 1 > "$1/cgroup.kill" ||
+		problem "cgroup.kill of $1"
+	while grep -q '^populated 1' "$1/cgroup.events"; do
+		if [ $i -ge 300 ]; then
+			problem "$1 still holds tasks 30 s after cgroup.kill:" \
+				"$(find "$1" -name cgroup.procs -exec cat {} + | tr '\n' ' ')"
+			break
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
 	for d in $(find "$1" -mindepth 1 -type d | awk -F/ '{ print NF, $0 }' | sort -rn |
 		   cut -d' ' -f2); do
 		rmdir "$d" || problem "rmdir $d"
