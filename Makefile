@@ -55,7 +55,7 @@ help: ## this list [instant]
 	@echo "failed, 2 harness or environment, 4 skipped."
 
 ##@ Build and boot
-prod: ## build the production kernel (=y), check it, boot it [5 min; 16 cold]
+prod: ## build the production kernel (=y), check it, boot it [5 min; 22 cold]
 	@$(S)/run.sh main
 
 rust-analyzer: ## rust-project.json at the top, files by their paths [10 s after make test]
