@@ -5,8 +5,7 @@
 # with its per-CPU cfs_tg_state), in every leaf one CPU-bound and one
 # sleeping task, g1 limited to 20 % by cpu.max. Per side: the tree is built,
 # sched/debug lists the tasks with their eligibility while they run (the
-# pick's eligibility test under each runqueue's lock), so does sysrq-t's
-# dump (the lock only tried, CONFIG_MAGIC_SYSRQ), every CPU-bound task
+# pick's eligibility test under each runqueue's lock), every CPU-bound task
 # gets CPU time, g1 is throttled and stays near its quota, and the tree is
 # removed. SECONDS_RUN (default 4) is the load's length.
 
@@ -16,7 +15,7 @@ DIR=$(dirname "$(readlink -f "$0")")
 run=${SECONDS_RUN:-4}
 # shellcheck disable=SC2046 # the sides, one word each
 set -- $(sides)
-require $(($# * 6))
+require $(($# * 5))
 
 for side; do
 	root=$CG/sched_rust_tree
@@ -49,30 +48,6 @@ for side; do
 	done
 	verdict "$side: sched/debug lists the tasks with their eligibility" \
 		"($lines lines in $reads reads)"
-
-	# sysrq-t prints the same list through print_task() without a
-	# seq_file: with the option it only tries each runqueue's lock there
-	# ('?' for a runqueue whose lock another CPU holds). Its backtraces go
-	# to the log buffer alone (console level 1 meanwhile), where a splat
-	# printed in that time is looked for.
-	if [ -w /proc/sysrq-trigger ]; then
-		read -r lvl rest < /proc/sys/kernel/printk
-		dmesg -c > /dev/null
-		echo 1 > /proc/sys/kernel/printk
-		echo t > /proc/sysrq-trigger
-		echo "$lvl $rest" > /proc/sys/kernel/printk
-		dump=$(dmesg)
-		n=$(printf '%s\n' "$dump" | grep -cE ' [EN] +-?[0-9]+\.[0-9]{6} ')
-		q=$(printf '%s\n' "$dump" | grep -cE ' [?] +-?[0-9]+\.[0-9]{6} ')
-		[ $((n + q)) -gt 0 ] || problem "sysrq-t's dump listed no task with its eligibility"
-		printf '%s\n' "$dump" | grep -E 'WARNING:|BUG:|lock state|locking dependency|recursive locking' |
-			head -3 | while read -r l; do echo "# $l"; done
-		! printf '%s\n' "$dump" | grep -qE 'WARNING:|BUG:|lock state|locking dependency|recursive locking' ||
-			problem "a splat while sysrq-t's dump ran (above)"
-		verdict "$side: sysrq-t lists the tasks ($n with E or N, $q with '?')"
-	else
-		ktap_test_skip "$side: sysrq-t lists the tasks (no /proc/sysrq-trigger: CONFIG_MAGIC_SYSRQ)"
-	fi
 
 	sleep "$run"
 	# g1 may use 20 ms per 100 ms period: it must have been throttled,
