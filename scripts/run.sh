@@ -20,6 +20,12 @@
 
 job=${1:?usage: run.sh main|test|test-kasan|stress|latency|weights|cpumax|build-prod|build-bench|build-size|check-inline}
 S=$TOP/scripts
+# Every kernel build runs at nice 19: a booted guest is QEMU's single TCG
+# thread, and a build that took its CPU would make the guest's own timers
+# fire late (make test builds the production kernel during the test
+# kernel's boot; CI runs make test-arm64 beside make test). Alone on the
+# machine, a niced build is as fast.
+build() { nice -n 19 "$S/build.sh" "$@"; }
 
 # The paired evaluation runs' provenance (scripts/provenance.sh) in their
 # boot directory beside the console: commit, .config hash, host, load.
@@ -52,27 +58,27 @@ stage "overlay" "$S/overlay.sh"
 stage -e "rustavailable" bash -c ". '$S/common.sh'; kmake -s rustavailable"
 case $job in
 build-prod|build-bench|build-size)
-	stage "build ${job#build-} kernel" "$S/build.sh" "${job#build-}"
+	stage "build ${job#build-} kernel" build "${job#build-}"
 	;;
 main)
 	# The kernel users run, booted with the workloads (sched_rust.mode=prod).
 	a=
 	[ "$KARCH" = x86_64 ] || a="$KARCH "
-	stage "build ${a}production kernel" "$S/build.sh" prod
+	stage "build ${a}production kernel" build prod
 	stage "check inlining" "$S/check-inline.sh" prod
 	stage "check fair.o's and the crate's instrumentation" python3 "$S/check-instr.py" "$(bdir prod)" prod
 	stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" prod
 	stage "boot ${a}production kernel" "$S/boot.sh" prod sched_rust.mode=prod
 	;;
 check-inline)
-	stage "build production kernel" "$S/build.sh" prod
+	stage "build production kernel" build prod
 	stage "check inlining" "$S/check-inline.sh" prod
 	stage "check fair.o's and the crate's instrumentation" python3 "$S/check-instr.py" "$(bdir prod)" prod
 	;;
 test)
 	a=
 	[ "$KARCH" = x86_64 ] || a="$KARCH "
-	stage "build ${a}test kernel" "$S/build.sh" test
+	stage "build ${a}test kernel" build test
 	stage "check inlining" "$S/check-inline.sh" test
 	stage "check fair.o's and the crate's instrumentation" python3 "$S/check-instr.py" "$(bdir test)" test
 	# The production phase runs whatever the test kernel's boot found:
@@ -100,7 +106,7 @@ test)
 	trap - EXIT
 	log "the early production build ended with exit $arc"
 	# The kernel users run, short: its workloads, churn, hotplug, no splat.
-	stage "build ${a}production kernel" "$S/build.sh" prod
+	stage "build ${a}production kernel" build prod
 	stage "check fair.o's and the crate's instrumentation" python3 "$S/check-instr.py" "$(bdir prod)" prod
 	stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" prod
 	stage "boot ${a}production kernel (short)" "$S/boot.sh" prod sched_rust.mode=prod sched_rust.short=1
@@ -122,7 +128,7 @@ stress)
 	prod)	sf=prod-fault ;;
 	*)	die "make stress: FLAVOUR=test (default) or FLAVOUR=prod, not ${FLAVOUR}" ;;
 	esac
-	stage "build ${a}$sf kernel" "$S/build.sh" $sf
+	stage "build ${a}$sf kernel" build $sf
 	stage "check fair.o's and the crate's instrumentation" python3 "$S/check-instr.py" "$(bdir $sf)" $sf
 	[ $sf = prod-fault ] &&
 		stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" $sf
@@ -134,7 +140,7 @@ stress)
 		sched_rust.mode=stress sched_rust.stress_seconds="$secs" kunit.enable=0
 	;;
 latency)
-	stage "build test kernel" "$S/build.sh" test
+	stage "build test kernel" build test
 	eval_begin "${BOOT_NAME:-latency}" "make bench-latency" "scripts/latency.sh scripts/latency-report.py"
 	stage "scheduling latency, C against Rust" "$S/latency.sh"
 	eval_end "${BOOT_NAME:-latency}"
@@ -143,7 +149,7 @@ weights)
 	# test_cpu's nested weight test measured (evaluation/bench/guest.sh, weights):
 	# the share of CPU time of l0 against its sibling group, in paired
 	# rounds on C and on Rust.
-	stage "build test kernel" "$S/build.sh" test
+	stage "build test kernel" build test
 	export BOOT_NAME=weights
 	eval_begin weights "make bench-weights WEIGHTS_PAIRS=${WEIGHTS_PAIRS:-12}"
 	stage "CPU shares of nested groups, C against Rust" "$S/boot.sh" test \
@@ -154,7 +160,7 @@ cpumax)
 	# test_cpu's cpu.max tests measured (evaluation/bench/guest.sh, cpumax): the
 	# usage of a 1 ms quota against the test's expectation and against
 	# the quota of the process's whole life, in paired rounds.
-	stage "build test kernel" "$S/build.sh" test
+	stage "build test kernel" build test
 	export BOOT_NAME=cpumax
 	eval_begin cpumax "make bench-cpumax CPUMAX_PAIRS=${CPUMAX_PAIRS:-20}"
 	stage "test_cpu's cpu.max tests timed, C against Rust" "$S/boot.sh" test \
@@ -162,7 +168,7 @@ cpumax)
 	eval_end cpumax
 	;;
 test-kasan)
-	stage "build test kernel with KASAN and kmemleak" "$S/build.sh" test-kasan
+	stage "build test kernel with KASAN and kmemleak" build test-kasan
 	stage "check fair.o's and the crate's instrumentation (KASAN kept)" python3 "$S/check-instr.py" "$(bdir test-kasan)" test-kasan
 	# KASAN and lockdep together slow the single-threaded TCG guest about
 	# 2.5x: the boot test takes longer than the default cap of 2400 s.
