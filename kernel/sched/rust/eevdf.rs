@@ -175,16 +175,15 @@ pub(crate) fn pick_eevdf<'a>(cfs: &'a CfsRqView, protect: bool) -> Option<&'a Sc
         };
     }
 
-    pick_eevdf_many(cfs, protect, cfs.leftmost(), curr)
+    pick_eevdf_many(cfs, protect, curr)
 }
 
-/// The part of [`pick_eevdf`] for more than one queued entity, from the leftmost entity and
-/// `curr` as [`pick_eevdf`] read them.
+/// The part of [`pick_eevdf`] for more than one queued entity, from `curr` as [`pick_eevdf`]
+/// read it.
 #[inline]
 fn pick_eevdf_many<'a>(
     cfs: &'a CfsRqView,
     protect: bool,
-    first: Option<&'a TreeEntity>,
     curr: Option<&'a SchedEntity>,
 ) -> Option<&'a SchedEntity> {
     let elig = Eligibility::of(cfs);
@@ -206,8 +205,9 @@ fn pick_eevdf_many<'a>(
         }
     }
 
-    // The leftmost entity, if eligible (the O(1) fast path), else the heap search.
-    let best: Option<&SchedEntity> = match first {
+    // The leftmost entity, if eligible (the O(1) fast path), else the heap search. Read here,
+    // where it is tested, as C reads it: not held across the tests above.
+    let best: Option<&SchedEntity> = match cfs.leftmost() {
         Some(first) if elig.eligible(first.vruntime()) => Some(first),
         _ => heap_search(cfs, &elig).map(|se| &**se),
     };
