@@ -29,21 +29,26 @@ static char sched_rust_eligible_unlocked(struct seq_file *m)
 	return c;
 }
 
-static void sched_rust_print_eligible_trylock_test(struct kunit *test)
+/* The console dump with the runqueue lock held elsewhere (here): '?'. */
+static void sched_rust_print_eligible_held_test(struct kunit *test)
 {
-	struct seq_file m = {};
 	struct rq_flags rf;
 	struct rq *rq;
 	char c;
 
-	/* The console dump with the lock held elsewhere (here): '?'. */
 	rq = task_rq_lock(current, &rf);
 	c = print_task_eligible(NULL, rq, current);
 	task_rq_unlock(rq, current, &rf);
 	KUNIT_EXPECT_EQ_MSG(test, c, '?',
 			    "the console dump did not give up a runqueue lock that was held");
+}
 
-	/* The console dump with the lock free: the eligibility. */
+/* With the lock free: the eligibility, from both paths. */
+static void sched_rust_print_eligible_free_test(struct kunit *test)
+{
+	struct seq_file m = {};
+	char c;
+
 	c = sched_rust_eligible_unlocked(NULL);
 	KUNIT_EXPECT_TRUE_MSG(test, c == 'E' || c == 'N',
 			      "the console dump printed '%c' with the lock free", c);
@@ -55,7 +60,8 @@ static void sched_rust_print_eligible_trylock_test(struct kunit *test)
 }
 
 static struct kunit_case sched_rust_debug_cases[] = {
-	KUNIT_CASE(sched_rust_print_eligible_trylock_test),
+	KUNIT_CASE(sched_rust_print_eligible_held_test),
+	KUNIT_CASE(sched_rust_print_eligible_free_test),
 	{}
 };
 
