@@ -619,6 +619,15 @@ def main():
                 line = text.count("\n", 0, m.start()) + 1
                 ctx = norm(text[max(0, m.start() - 40):m.end() + 20]).strip()
                 errors.append(f"{d}:{line}: {m[0]}: no claim ties it to a result (\"...{ctx}...\")")
+    # An estimate with its interval, "x [lo, hi]", must lie inside it:
+    # each figure can be tied to its own key and the three still be in
+    # the wrong places (a re-tie that replaced one figure by another).
+    for d, text in texts.items():
+        for m in re.finditer(r"(?<![\d.])(\d+\.\d+) \[(\d+\.\d+), (\d+\.\d+)\]", text):
+            x, lo, hi = (float(g) for g in m.groups())
+            if not lo <= x <= hi:
+                line = text.count("\n", 0, m.start()) + 1
+                errors.append(f"{d}:{line}: {m[0]}: the estimate is outside its interval")
     for e in errors:
         print("FAIL: " + e)
     srcs = ", ".join(f"{s.name} ({s.prov.get('commit', '?')[:12]}, {s.prov.get('date', '?')})"
