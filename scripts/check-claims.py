@@ -623,11 +623,11 @@ def main():
     # each figure can be tied to its own key and the three still be in
     # the wrong places (a re-tie that replaced one figure by another).
     for d, text in texts.items():
-        for m in re.finditer(r"(?<![\d.])(\d+\.\d+) \[(\d+\.\d+), (\d+\.\d+)\]", text):
+        for m in re.finditer(r"(?<![\d.])(\d+\.\d+)\s+\[(\d+\.\d+),\s+(\d+\.\d+)\]", text):
             x, lo, hi = (float(g) for g in m.groups())
             if not lo <= x <= hi:
                 line = text.count("\n", 0, m.start()) + 1
-                errors.append(f"{d}:{line}: {m[0]}: the estimate is outside its interval")
+                errors.append(f"{d}:{line}: {norm(m[0]).strip()}: the estimate is outside its interval")
     for e in errors:
         print("FAIL: " + e)
     srcs = ", ".join(f"{s.name} ({s.prov.get('commit', '?')[:12]}, {s.prov.get('date', '?')})"

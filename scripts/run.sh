@@ -85,14 +85,12 @@ test)
 	# one make test reports both (its status is the worse of the two).
 	trc=0
 	# The production kernel is built while the test kernel boots: QEMU's
-	# single TCG thread leaves the other CPU idle. The build runs at nice
-	# 19 so that the guest keeps its CPU (a guest that QEMU starves sees
-	# its own timers fire late), in its own session so that it can be
-	# stopped with all its children; its output goes to a file, and the
+	# single TCG thread leaves the other CPU idle. At nice 19 as build()
+	# (a function, which setsid cannot run), in its own session so that
+	# it can be stopped with all its children; its output goes to a file, and the
 	# stage below builds again in the foreground (nothing left to do when
 	# the early build succeeded, the error on the terminal when it failed).
 	ahead_log=$(bdir prod).ahead.log
-	mkdir -p "$(dirname "$ahead_log")"
 	setsid nice -n 19 "$S/build.sh" prod > "$ahead_log" 2>&1 9>&- &
 	ahead=$!
 	trap 'kill -- -$ahead 2>/dev/null' EXIT
