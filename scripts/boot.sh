@@ -258,8 +258,8 @@ if [ "$mode" = test ] && cfg KUNIT; then
 					problems+=("KUnit: $got passing cases named ${suite%\*}*, expected $want")
 				continue
 			fi
-			line=$(grep -E "=+ (\[PASSED\] )?$suite( \(([0-9]+) subtests\))? =+" "$out/kunit.txt" | head -n1)
-			got=$(sed -n 's/.*(\([0-9]*\) subtests).*/\1/p' <<< "$line")
+			line=$(grep -E "=+ (\[PASSED\] )?$suite( \(([0-9]+) subtests?\))? =+" "$out/kunit.txt" | head -n1)
+			got=$(sed -n 's/.*(\([0-9]*\) subtests\?).*/\1/p' <<< "$line")
 			if [ -z "$line" ]; then
 				problems+=("KUnit: suite $suite did not run")
 			elif [ "${got:-0}" != "$want" ]; then

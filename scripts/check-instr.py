@@ -4,7 +4,7 @@
 
 With CONFIG_SCHED_RUST_CFS_INLINE, fair.o is not compiled by Kbuild's own
 rule: fair.c goes to bitcode with LLVM's passes off, is linked with the
-crate's bitcode, and the object is compiled from that (patch 0009). The
+crate's bitcode, and the object is compiled from that (patch 0010). The
 sanitizers and coverage that Kbuild enables per object run as LLVM passes,
 so the second compile must ask for them again. This script compiles fair.c
 the ordinary way, with the very command Kbuild saved for the bitcode (its
@@ -244,7 +244,7 @@ INSTR_FLAG = re.compile(r'^(-fsanitize|-mllvm -(asan|hwasan|tsan|msan|sanitizer|
                         r'|-mbranch-protection|-fsanitize-coverage|-fzero-call-used-regs)')
 
 
-# What the inline rule's object compile adds to the flags (patch 0009):
+# What the inline rule's object compile adds to the flags (patch 0010):
 # Kbuild's CC_FLAGS_RUST_INLINE_HELPERS (the trap options rustc's code
 # generation uses, for the Rust code in the module) and the silenced
 # warning about linking modules of two target triples.

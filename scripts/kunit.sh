@@ -43,6 +43,28 @@ chmod +x "$wrap/qemu-system-x86_64"
 cc=/usr/lib/ccache/clang$LLVM_SUFFIX
 [ -x "$cc" ] || cc=clang$LLVM_SUFFIX
 cd "$WORK" || exit 2
+if [ "${KUNIT_GUARD:-0}" = 1 ]; then
+	# The series' own guard of the pick (patch 5), as a user of the
+	# series runs it: its kunitconfig alone, on UML, CONFIG_SCHED_RUST_CFS
+	# off, so that the C's answers are checked against the digests (the
+	# debug kernels of make test check the Rust's). A run that is not C's,
+	# or in which the case did not pass, fails.
+	bdir=$CACHE/build-kunit-guard-um
+	out=$CACHE/kunit-guard.log
+	python3 tools/testing/kunit/kunit.py run \
+		--kunitconfig=kernel/sched/tests \
+		--arch=um --build_dir="$bdir" --jobs="${KUNIT_JOBS:-$(nproc)}" \
+		--make_options LLVM=$LLVM_SUFFIX --make_options CC="$cc" --make_options HOSTCC="$cc" \
+		--timeout=600 "$@" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+	[ "$rc" = 0 ] || die "kunit.py ended with exit $rc (log: $out)"
+	grep -q '^CONFIG_SCHED_RUST_CFS=y' "$bdir/.config" &&
+		die "$bdir/.config has CONFIG_SCHED_RUST_CFS=y: the guard's C run must be without it"
+	n=$(grep -c '\[PASSED\] sched_fair_kunit_pick_test' "$out" || true)
+	[ "$n" = 1 ] || die "sched_fair_kunit_pick_test passed $n times in $out, expected once"
+	log "sched_fair_pick passed on the C (CONFIG_SCHED_RUST_CFS off, UML)"
+	exit 0
+fi
 if [ "${KUNIT_ARCH:-x86_64}" = um ]; then
 	# UML: the kernel is a host process; 4 CPUs (SMP needs the seccomp
 	# userspace mode), each its own LLC to the scheduler (UML has no cache

@@ -108,6 +108,11 @@ test)
 	stage "check fair.o's and the crate's instrumentation" python3 "$S/check-instr.py" "$(bdir prod)" prod
 	stage "check the production build: no Rust panic, no evaluation code" "$S/check-prod.sh" prod
 	stage "boot ${a}production kernel (short)" "$S/boot.sh" prod sched_rust.mode=prod sched_rust.short=1
+	# The series' guard of the pick on the C (the test kernel's boot ran
+	# it on the Rust): UML, once per make test (not per architecture).
+	[ "$KARCH" != x86_64 ] ||
+		stage "KUnit sched_fair_pick on the C (UML, the option off)" \
+			nice -n 19 env KUNIT_GUARD=1 "$S/kunit.sh"
 	[ $trc = 0 ] || { log "the test kernel's boot failed (exit $trc; its report is above)"; exit $trc; }
 	;;
 stress)
