@@ -48,7 +48,7 @@ if [ "${KUNIT_GUARD:-0}" = 1 ]; then
 	# series runs it: its kunitconfig alone, on UML, CONFIG_SCHED_RUST_CFS
 	# off, so that the C's answers are checked against the digests (the
 	# debug kernels of make test check the Rust's). A run that is not C's,
-	# or in which the case did not pass, fails.
+	# or in which a case did not pass, fails.
 	bdir=$CACHE/build-kunit-guard-um
 	out=$CACHE/kunit-guard.log
 	python3 tools/testing/kunit/kunit.py run \
@@ -60,8 +60,10 @@ if [ "${KUNIT_GUARD:-0}" = 1 ]; then
 	[ "$rc" = 0 ] || die "kunit.py ended with exit $rc (log: $out)"
 	grep -q '^CONFIG_SCHED_RUST_CFS=y' "$bdir/.config" &&
 		die "$bdir/.config has CONFIG_SCHED_RUST_CFS=y: the guard's C run must be without it"
-	n=$(grep -c '\[PASSED\] sched_fair_kunit_pick_test' "$out" || true)
-	[ "$n" = 1 ] || die "sched_fair_kunit_pick_test passed $n times in $out, expected once"
+	for c in sched_fair_kunit_pick_test sched_fair_kunit_decay_test; do
+		n=$(grep -c "\[PASSED\] $c\$" "$out" || true)
+		[ "$n" = 1 ] || die "$c passed $n times in $out, expected once"
+	done
 	log "sched_fair_pick passed on the C (CONFIG_SCHED_RUST_CFS off, UML)"
 	exit 0
 fi
