@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit guard of the EEVDF pick and eligibility test of fair.c, whichever
- * implementation the kernel has: C, or Rust with CONFIG_SCHED_RUST_CFS.
+ * KUnit guard of the EEVDF pick, its eligibility test and the LLC epoch
+ * decay of fair.c, whichever implementation the kernel has: C, or Rust with
+ * CONFIG_SCHED_RUST_CFS.
  *
  * Both implementations must give the same answers. A kernel has one of
  * them, so the suite checks it against what both gave when this file was
  * written: it builds a fixed sequence of runqueue states with the real
  * __enqueue_entity() (the same states on every architecture and boot: a
  * fixed seed), asks pick_eevdf() and entity_eligible() about each, and
- * folds the answers into a digest, one per block of states. A change to
- * either implementation that changes an answer fails the suite on the block
- * of the first state that differs, on the kernel with that implementation;
- * an intended change updates the digests, and the other implementation
- * then fails until it follows. sched_fair_kunit_dump=<block> prints every
- * answer of one block, to compare the two kernels line by line.
+ * folds the answers into a digest, one per block of states (the decay: its
+ * own states, one digest). A change to either implementation that changes
+ * an answer fails the suite on the block of the first state that differs,
+ * on the kernel with that implementation; an intended change updates the
+ * digests, and the other implementation then fails until it follows.
+ * sched_fair_kunit_dump=<block> prints every answer of one block of the
+ * pick, to compare the two kernels line by line.
  *
  * Included at the end of fair.c, whose pick_eevdf() is static.
  */
@@ -352,7 +354,7 @@ static struct kunit_case sched_fair_kunit_cases[] = {
 };
 
 static struct kunit_suite sched_fair_kunit_suite = {
-	.name = "sched_fair_pick",
+	.name = "sched_fair",
 	.test_cases = sched_fair_kunit_cases,
 };
 
