@@ -64,7 +64,7 @@ if [ "${KUNIT_GUARD:-0}" = 1 ]; then
 		n=$(grep -c "\[PASSED\] $c\$" "$out" || true)
 		[ "$n" = 1 ] || die "$c passed $n times in $out, expected once"
 	done
-	log "sched_fair      passed on the C (CONFIG_SCHED_RUST_CFS off, UML)"
+	log "sched_fair passed on the C (CONFIG_SCHED_RUST_CFS off, UML)"
 	exit 0
 fi
 if [ "${KUNIT_ARCH:-x86_64}" = um ]; then

@@ -111,7 +111,7 @@ test)
 	# The series' guard of the pick on the C (the test kernel's boot ran
 	# it on the Rust): UML, once per make test (not per architecture).
 	[ "$KARCH" != x86_64 ] ||
-		stage "KUnit sched_fair      on the C (UML, the option off)" \
+		stage "KUnit sched_fair on the C (UML, the option off)" \
 			nice -n 19 env KUNIT_GUARD=1 "$S/kunit.sh"
 	[ $trc = 0 ] || { log "the test kernel's boot failed (exit $trc; its report is above)"; exit $trc; }
 	;;
