@@ -32,7 +32,7 @@ BOOT_ARGS ?=
 
 .PHONY: all help prod test test-kasan test-arm64 test-all stress bench-latency bench-weights bench-cpumax boot shell bench bench-arm64 \
 	bench-prod bench-verdicts bench-scale bench-native bench-native-bundle \
-	kunit kunit-uml kunit-spec setup fetch overlay patches series-branch series-import check-series \
+	kunit kunit-uml kunit-spec kunit-guard setup fetch overlay patches series-branch series-import check-series \
 	lint check-configs check-off check-inline check-rust-min check-unsound check-harness check-claims clean \
 	rust-analyzer compile_commands.json
 

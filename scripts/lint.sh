@@ -18,15 +18,7 @@ log "shellcheck (warnings fail) on scripts/*.sh, tests/harness/run.sh tests/boot
 (cd "$TOP" && shellcheck -S warning scripts/*.sh tests/harness/run.sh evaluation/bench/native/run.sh tests/boot/checks.sh tests/boot/ktap-cases.sh tests/selftests/sched_rust/*.sh) || fail "shellcheck found problems"
 log "pyflakes on scripts/*.py"
 /usr/bin/python3 -m pyflakes "$TOP"/scripts/*.py || fail "pyflakes found problems"
-# Commit subjects within 75 columns from 449e2d1 on (the history before it
-# is as it landed); a clone without that commit skips this.
-log "commit subjects within 75 columns since 449e2d1"
-if git -C "$TOP" cat-file -e 449e2d1 2>/dev/null; then
-	long=$(git -C "$TOP" log --format=%s 449e2d1..HEAD | awk 'length($0) > 75')
-	[ -z "$long" ] || { echo "$long" >&2; fail "commit subjects over 75 columns (above)"; }
-else
-	log "skipped: this clone does not hold 449e2d1"
-fi
+"$TOP/scripts/check-subjects.sh" || fail "commit subjects over 75 columns"
 log "check-claims: the documents' figures against the committed results"
 /usr/bin/python3 "$TOP/scripts/check-claims.py" || fail "a quoted figure does not match its result (above)"
 
