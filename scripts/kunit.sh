@@ -60,7 +60,8 @@ if [ "${KUNIT_GUARD:-0}" = 1 ]; then
 	[ "$rc" = 0 ] || die "kunit.py ended with exit $rc (log: $out)"
 	grep -q '^CONFIG_SCHED_RUST_CFS=y' "$bdir/.config" &&
 		die "$bdir/.config has CONFIG_SCHED_RUST_CFS=y: the guard's C run must be without it"
-	for c in sched_fair_kunit_pick_test sched_fair_kunit_decay_test; do
+	for c in sched_fair_kunit_pick_test sched_fair_kunit_decay_test \
+		sched_fair_kunit_llc_test sched_fair_kunit_group_test; do
 		n=$(grep -c "\[PASSED\] $c\$" "$out" || true)
 		[ "$n" = 1 ] || die "$c passed $n times in $out, expected once"
 	done
