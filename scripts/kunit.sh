@@ -44,28 +44,43 @@ cc=/usr/lib/ccache/clang$LLVM_SUFFIX
 [ -x "$cc" ] || cc=clang$LLVM_SUFFIX
 cd "$WORK" || exit 2
 if [ "${KUNIT_GUARD:-0}" = 1 ]; then
-	# The series' own guard of the pick (patch 5), as a user of the
-	# series runs it: its kunitconfig alone, on UML, CONFIG_SCHED_RUST_CFS
-	# off, so that the C's answers are checked against the digests (the
-	# debug kernels of make test check the Rust's). A run that is not C's,
-	# or in which a case did not pass, fails.
-	bdir=$CACHE/build-kunit-guard-um
-	out=$CACHE/kunit-guard.log
-	python3 tools/testing/kunit/kunit.py run \
-		--kunitconfig=kernel/sched/tests \
-		--arch=um --build_dir="$bdir" --jobs="${KUNIT_JOBS:-$(nproc)}" \
-		--make_options LLVM=$LLVM_SUFFIX --make_options CC="$cc" --make_options HOSTCC="$cc" \
-		--timeout=600 "$@" 2>&1 | tee "$out"
-	rc=${PIPESTATUS[0]}
-	[ "$rc" = 0 ] || die "kunit.py ended with exit $rc (log: $out)"
-	grep -q '^CONFIG_SCHED_RUST_CFS=y' "$bdir/.config" &&
-		die "$bdir/.config has CONFIG_SCHED_RUST_CFS=y: the guard's C run must be without it"
-	for c in sched_fair_kunit_pick_test sched_fair_kunit_decay_test \
-		sched_fair_kunit_llc_test sched_fair_kunit_group_test; do
-		n=$(grep -c "\[PASSED\] $c\$" "$out" || true)
-		[ "$n" = 1 ] || die "$c passed $n times in $out, expected once"
+	# The series' own guard (patch 5), as a user of the series runs it:
+	# kunit.py on UML with each of its two kunitconfigs, the C
+	# (kernel/sched/tests, CONFIG_SCHED_RUST_CFS off) and the Rust
+	# (kernel/sched/tests/rust.kunitconfig, patch 15: the option on, no
+	# debug option, the production code's route), so that both
+	# implementations are checked against the digests and the models. A
+	# run whose .config is not the side it names, or in which a case did
+	# not pass exactly once, fails.
+	for side in c rust; do
+		kc=kernel/sched/tests bdir=$CACHE/build-kunit-guard-um out=$CACHE/kunit-guard.log
+		if [ $side = rust ]; then
+			kc=kernel/sched/tests/rust.kunitconfig bdir=$CACHE/build-kunit-guard-rust-um
+			out=$CACHE/kunit-guard-rust.log
+		fi
+		python3 tools/testing/kunit/kunit.py run \
+			--kunitconfig=$kc \
+			--arch=um --build_dir="$bdir" --jobs="${KUNIT_JOBS:-$(nproc)}" \
+			--make_options LLVM=$LLVM_SUFFIX --make_options CC="$cc" --make_options HOSTCC="$cc" \
+			--timeout=600 "$@" 2>&1 | tee "$out"
+		rc=${PIPESTATUS[0]}
+		[ "$rc" = 0 ] || die "kunit.py ($side) ended with exit $rc (log: $out)"
+		if [ $side = c ]; then
+			grep -q '^CONFIG_SCHED_RUST_CFS=y' "$bdir/.config" &&
+				die "$bdir/.config has CONFIG_SCHED_RUST_CFS=y: the guard's C run must be without it"
+		else
+			grep -q '^CONFIG_SCHED_RUST_CFS=y' "$bdir/.config" ||
+				die "$bdir/.config lacks CONFIG_SCHED_RUST_CFS=y: the guard's Rust run must have it"
+			grep -q '^CONFIG_SCHED_RUST_CFS_DEBUG=y' "$bdir/.config" &&
+				die "$bdir/.config has CONFIG_SCHED_RUST_CFS_DEBUG=y: the Rust run is the production route"
+		fi
+		for c in sched_fair_kunit_pick_test sched_fair_kunit_decay_test \
+			sched_fair_kunit_llc_test sched_fair_kunit_group_test; do
+			n=$(grep -c "\[PASSED\] $c\$" "$out" || true)
+			[ "$n" = 1 ] || die "$c passed $n times in $out ($side), expected once"
+		done
+		log "sched_fair passed on the $side side (UML, $kc)"
 	done
-	log "sched_fair passed on the C (CONFIG_SCHED_RUST_CFS off, UML)"
 	exit 0
 fi
 if [ "${KUNIT_ARCH:-x86_64}" = um ]; then

@@ -1,27 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit guard of the EEVDF pick, its eligibility test and the LLC epoch
- * decay of fair.c, whichever implementation the kernel has: C, or Rust with
- * CONFIG_SCHED_RUST_CFS.
+ * KUnit guard of the parts of fair.c that exist in C and, with
+ * CONFIG_SCHED_RUST_CFS, in Rust: the EEVDF pick and its eligibility test,
+ * the LLC epoch decay, the LLC occupancy accounting and the group state's
+ * allocation. Whichever implementation the kernel has must give the
+ * answers below.
  *
- * Both implementations must give the same answers. A kernel has one of
- * them, so the suite checks it against what both gave when this file was
- * written: it builds a fixed sequence of runqueue states with the real
- * __enqueue_entity() (the same states on every architecture and boot: a
- * fixed seed), asks pick_eevdf() and entity_eligible() about each, and
- * folds the answers into a digest, one per block of states (the decay: its
- * own states, one digest). A change to either implementation that changes
- * an answer fails the suite on the block of the first state that differs,
- * on the kernel with that implementation; an intended change updates the
- * digests, and the other implementation then fails until it follows.
- * sched_fair_kunit_dump=<block> prints every answer of one block of the
- * pick, to compare the two kernels line by line.
+ * A kernel has one implementation, so the pick and the decay are checked
+ * against what both gave when this file was written: a fixed sequence of
+ * runqueue states built with the real __enqueue_entity() (the same states
+ * on every architecture and boot: a fixed seed), whose answers from
+ * pick_eevdf() and entity_eligible() are folded into a digest per block of
+ * states (the decay: its own states, one digest). A change to either
+ * implementation that changes an answer fails the suite on the block of
+ * the first state that differs, on the kernel with that implementation; an
+ * intended change updates the digests, and the other implementation then
+ * fails until it follows. sched_fair_kunit_dump=<block> prints every
+ * answer of one block of the pick, to compare the two kernels line by
+ * line. The LLC accounting's figures depend on the machine's LLC ids, so
+ * its case checks every counter after every operation against a model of
+ * C's rules instead; the group state's case checks every byte of each
+ * CPU's state against what the allocation must write.
  *
- * Included at the end of fair.c, whose pick_eevdf() is static.
+ * Included at the end of fair.c, whose functions under test are static.
  */
 #include <kunit/test.h>
 #include <linux/moduleparam.h>
 #include <linux/prandom.h>
+
+#include "sched_fair_kunit.h"
 
 #define FAIR_KUNIT_SEED		0x5eedfa1bULL
 #define FAIR_KUNIT_STATES	20000
@@ -50,43 +57,6 @@ static const u64 fair_kunit_digest[FAIR_KUNIT_BLOCKS] = {
 	0x326f1a71bb40eddd, 0x1f6af7e6df26e5a4,
 };
 
-struct fair_kunit_rq {
-	struct rq *rq;
-	struct sched_entity *se;	/* FAIR_KUNIT_MAX_SE entities, then curr */
-	struct rnd_state rnd;
-};
-
-static u32 fair_kunit_below(struct fair_kunit_rq *f, u32 n)
-{
-	return prandom_u32_state(&f->rnd) % n;
-}
-
-static u64 fair_kunit_u64(struct fair_kunit_rq *f)
-{
-	return ((u64)prandom_u32_state(&f->rnd) << 32) | prandom_u32_state(&f->rnd);
-}
-
-/* A weight between 2 and 88761 << 10 (nice -20 in scale_load() units). */
-static unsigned long fair_kunit_weight(struct fair_kunit_rq *f)
-{
-	switch (fair_kunit_below(f, 4)) {
-	case 0:
-		return 2 + fair_kunit_below(f, 16);
-	case 1:
-		return NICE_0_LOAD;
-	case 2:
-		return scale_load(sched_prio_to_weight[fair_kunit_below(f, 40)]);
-	default:
-		return 2 + fair_kunit_below(f, (88761 << 10) - 1);
-	}
-}
-
-/* A key (vruntime - zero_vruntime) in [-range, range]. */
-static s64 fair_kunit_key(struct fair_kunit_rq *f, s64 range)
-{
-	return (s64)(fair_kunit_u64(f) % (2 * (u64)range + 1)) - range;
-}
-
 /*
  * One runqueue state: up to FAIR_KUNIT_MAX_SE entities queued with
  * __enqueue_entity(), keys near and far from zero_vruntime (which is near
@@ -96,19 +66,13 @@ static s64 fair_kunit_key(struct fair_kunit_rq *f, s64 range)
  */
 static unsigned int fair_kunit_build(struct fair_kunit_rq *f)
 {
-	struct cfs_rq *cfs_rq = &f->rq->cfs;
+	struct cfs_rq *cfs_rq = fair_kunit_rq_reset(f);
 	struct sched_entity *curr = &f->se[FAIR_KUNIT_MAX_SE];
 	s64 range = 1LL << (10 + fair_kunit_below(f, 25));
 	bool ties = !fair_kunit_below(f, 16);
 	unsigned int i, nr;
 	bool has_curr, curr_on_rq;
 
-	memset(f->rq, 0, sizeof(*f->rq));
-	raw_spin_lock_init(&f->rq->__lock);
-	init_cfs_rq(cfs_rq);
-#ifdef CONFIG_FAIR_GROUP_SCHED
-	cfs_rq->rq = f->rq;
-#endif
 	if (!fair_kunit_below(f, 4))
 		cfs_rq->zero_vruntime = fair_kunit_u64(f);
 	else if (fair_kunit_below(f, 2))

@@ -19,6 +19,7 @@
 #include <linux/slab.h>
 
 #include "../rust/sched_rust_kunit.h"
+#include "sched_fair_kunit.h"
 
 /* 0: a new random seed every boot, chosen at the first random test. */
 static ulong rust_parity_seed;
@@ -50,16 +51,9 @@ core_param(sched_rust_parity_pick_states, rust_parity_pick_states, uint, 0644);
 
 #define PARITY_MAX_SE	1024
 
-/* A fake runqueue with a pool of task entities; nothing else points at it. */
-struct eevdf_fixture {
-	struct rq *rq;
-	struct sched_entity *se;	/* PARITY_MAX_SE entities, then curr */
-	struct rnd_state rnd;
-};
-
 static int eevdf_fixture_init(struct kunit *test)
 {
-	struct eevdf_fixture *f;
+	struct fair_kunit_rq *f;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
@@ -74,44 +68,9 @@ static int eevdf_fixture_init(struct kunit *test)
 
 static void eevdf_fixture_exit(struct kunit *test)
 {
-	struct eevdf_fixture *f = test->priv;
+	struct fair_kunit_rq *f = test->priv;
 
 	kvfree(f->se);
-}
-
-static u64 rnd64(struct eevdf_fixture *f)
-{
-	return ((u64)prandom_u32_state(&f->rnd) << 32) | prandom_u32_state(&f->rnd);
-}
-
-static u32 rnd_below(struct eevdf_fixture *f, u32 n)
-{
-	return n ? prandom_u32_state(&f->rnd) % n : 0;
-}
-
-/* A weight between 2 and 88761 << 10 (nice -20 in scale_load() units). */
-static unsigned long rnd_weight(struct eevdf_fixture *f)
-{
-	switch (rnd_below(f, 4)) {
-	case 0:
-		return 2 + rnd_below(f, 16);
-	case 1:
-		return NICE_0_LOAD;
-	case 2:
-		return scale_load(sched_prio_to_weight[rnd_below(f, 40)]);
-	default:
-		return 2 + rnd_below(f, (88761 << 10) - 1);
-	}
-}
-
-/*
- * A key (vruntime - zero_vruntime) small enough for __enqueue_entity() to
- * accept it with any weight (|key * weight| < 2^62), but large enough that
- * key * sum_weight overflows s64 in the eligibility test of big trees.
- */
-static s64 rnd_key(struct eevdf_fixture *f, s64 range)
-{
-	return (s64)(rnd64(f) % (2 * (u64)range + 1)) - range;
 }
 
 struct eevdf_state {
@@ -124,66 +83,61 @@ struct eevdf_state {
  * Build a random cfs_rq with the real __enqueue_entity(), so that the tree,
  * its augmentation and the sums are exactly what the scheduler would have.
  */
-static void eevdf_build(struct eevdf_fixture *f, struct eevdf_state *st)
+static void eevdf_build(struct fair_kunit_rq *f, struct eevdf_state *st)
 {
 	struct cfs_rq *cfs_rq = &f->rq->cfs;
 	struct sched_entity *curr = &f->se[PARITY_MAX_SE];
-	s64 range = 1LL << (10 + rnd_below(f, 25));
-	bool equal_deadlines = !rnd_below(f, 16);
-	unsigned int i, size_class = rnd_below(f, 100);
+	s64 range = 1LL << (10 + fair_kunit_below(f, 25));
+	bool equal_deadlines = !fair_kunit_below(f, 16);
+	unsigned int i, size_class = fair_kunit_below(f, 100);
 
-	memset(f->rq, 0, sizeof(*f->rq));
-	raw_spin_lock_init(&f->rq->__lock);
-	init_cfs_rq(cfs_rq);
-#ifdef CONFIG_FAIR_GROUP_SCHED
-	cfs_rq->rq = f->rq;
-#endif
-	if (rnd_below(f, 4) == 0)
-		cfs_rq->zero_vruntime = rnd64(f);
-	else if (rnd_below(f, 2))
-		cfs_rq->zero_vruntime = U64_MAX - rnd_below(f, 1 << 20);
-	if (!rnd_below(f, 8))
-		cfs_rq->sum_shift = 1 + rnd_below(f, 10);
+	fair_kunit_rq_reset(f);
+	if (fair_kunit_below(f, 4) == 0)
+		cfs_rq->zero_vruntime = fair_kunit_u64(f);
+	else if (fair_kunit_below(f, 2))
+		cfs_rq->zero_vruntime = U64_MAX - fair_kunit_below(f, 1 << 20);
+	if (!fair_kunit_below(f, 8))
+		cfs_rq->sum_shift = 1 + fair_kunit_below(f, 10);
 
 	if (size_class < 50)
-		st->nr = rnd_below(f, 9);
+		st->nr = fair_kunit_below(f, 9);
 	else if (size_class < 80)
-		st->nr = 9 + rnd_below(f, 56);
+		st->nr = 9 + fair_kunit_below(f, 56);
 	else if (size_class < 97)
-		st->nr = 65 + rnd_below(f, 192);
+		st->nr = 65 + fair_kunit_below(f, 192);
 	else
-		st->nr = 257 + rnd_below(f, PARITY_MAX_SE - 256);
+		st->nr = 257 + fair_kunit_below(f, PARITY_MAX_SE - 256);
 
 	for (i = 0; i < st->nr; i++) {
 		struct sched_entity *se = &f->se[i];
 
 		memset(se, 0, sizeof(*se));
-		update_load_set(&se->h_load, rnd_weight(f));
-		se->vruntime = cfs_rq->zero_vruntime + rnd_key(f, range);
+		update_load_set(&se->h_load, fair_kunit_weight(f));
+		se->vruntime = cfs_rq->zero_vruntime + fair_kunit_key(f, range);
 		se->deadline = equal_deadlines ? cfs_rq->zero_vruntime :
-			se->vruntime + rnd_below(f, 1 << 24);
-		se->slice = rnd_below(f, 1 << 24);
+			se->vruntime + fair_kunit_below(f, 1 << 24);
+		se->slice = fair_kunit_below(f, 1 << 24);
 		se->on_rq = 1;
 		__enqueue_entity(cfs_rq, se);
 	}
 
-	st->has_curr = rnd_below(f, 4) != 0;
-	st->curr_on_rq = rnd_below(f, 4) != 0;
+	st->has_curr = fair_kunit_below(f, 4) != 0;
+	st->curr_on_rq = fair_kunit_below(f, 4) != 0;
 	memset(curr, 0, sizeof(*curr));
-	update_load_set(&curr->h_load, rnd_weight(f));
-	curr->vruntime = cfs_rq->zero_vruntime + rnd_key(f, range);
+	update_load_set(&curr->h_load, fair_kunit_weight(f));
+	curr->vruntime = cfs_rq->zero_vruntime + fair_kunit_key(f, range);
 	/* With equal deadlines, curr ties with the best entity too. */
 	curr->deadline = equal_deadlines ? cfs_rq->zero_vruntime :
-		curr->vruntime + rnd_below(f, 1 << 24);
+		curr->vruntime + fair_kunit_below(f, 1 << 24);
 	curr->on_rq = st->curr_on_rq;
 	/* vprot before, at or after vruntime: protection on and off. */
-	curr->vprot = curr->vruntime + rnd_key(f, 1 << 20);
+	curr->vprot = curr->vruntime + fair_kunit_key(f, 1 << 20);
 	cfs_rq->curr = st->has_curr ? curr : NULL;
 
-	cfs_rq->next = st->nr && rnd_below(f, 2) ? &f->se[rnd_below(f, st->nr)] : NULL;
+	cfs_rq->next = st->nr && fair_kunit_below(f, 2) ? &f->se[fair_kunit_below(f, st->nr)] : NULL;
 	cfs_rq->h_nr_queued = st->nr + (st->has_curr && st->curr_on_rq);
 	/* Sometimes exercise the single-entity shortcut with a bigger tree. */
-	if (!rnd_below(f, 32))
+	if (!fair_kunit_below(f, 32))
 		cfs_rq->h_nr_queued = 1;
 }
 
@@ -328,18 +282,13 @@ KUNIT_ARRAY_PARAM(eevdf_cases, eevdf_cases, eevdf_case_desc);
 static void sched_rust_pick_branch_test(struct kunit *test)
 {
 	const struct eevdf_case *c = test->param_value;
-	struct eevdf_fixture *f = test->priv;
+	struct fair_kunit_rq *f = test->priv;
 	struct cfs_rq *cfs_rq = &f->rq->cfs;
 	struct sched_entity *curr = &f->se[PARITY_MAX_SE];
 	struct sched_entity *expect, *pc, *ps, *pr;
 	int i;
 
-	memset(f->rq, 0, sizeof(*f->rq));
-	raw_spin_lock_init(&f->rq->__lock);
-	init_cfs_rq(cfs_rq);
-#ifdef CONFIG_FAIR_GROUP_SCHED
-	cfs_rq->rq = f->rq;
-#endif
+	fair_kunit_rq_reset(f);
 	for (i = 0; i < c->nr; i++) {
 		struct sched_entity *se = &f->se[i];
 
@@ -413,7 +362,7 @@ static void set_pieces(enum sched_rust_piece piece, int rust)
 
 static void sched_rust_switch_test(struct kunit *test)
 {
-	struct eevdf_fixture *f = test->priv;
+	struct fair_kunit_rq *f = test->priv;
 	bool was_rust[3] = {
 		static_key_enabled(&sched_rust_tg_state_key),
 		static_key_enabled(&sched_rust_pick_key),
@@ -553,7 +502,7 @@ static void sched_rust_boot_param_test(struct kunit *test)
  */
 static void sched_rust_pick_random_test(struct kunit *test)
 {
-	struct eevdf_fixture *f = test->priv;
+	struct fair_kunit_rq *f = test->priv;
 	unsigned int n, i, fails = 0, nonnull = 0, big = 0;
 	unsigned int routes[SCHED_RUST_NR_ROUTES] = {};
 	static const char * const route_name[] = {
@@ -568,8 +517,8 @@ static void sched_rust_pick_random_test(struct kunit *test)
 	for (n = 0; n < rust_parity_pick_states && fails < 10; n++) {
 		struct cfs_rq *cfs_rq = &f->rq->cfs;
 		struct eevdf_state st;
-		bool protect = rnd_below(f, 2);
-		bool pick_buddy = rnd_below(f, 4) != 0;
+		bool protect = fair_kunit_below(f, 2);
+		bool pick_buddy = fair_kunit_below(f, 4) != 0;
 		struct sched_entity *s, *c, *r;
 
 		eevdf_build(f, &st);
@@ -593,7 +542,7 @@ static void sched_rust_pick_random_test(struct kunit *test)
 			u64 v = f->se[i < st.nr ? i : PARITY_MAX_SE].vruntime;
 
 			if (i == st.nr)
-				v = f->se[rnd_below(f, st.nr + 1)].min_vruntime;
+				v = f->se[fair_kunit_below(f, st.nr + 1)].min_vruntime;
 			KUNIT_EXPECT_EQ_MSG(test, vruntime_eligible_c(cfs_rq, v),
 					    eligible_rust(cfs_rq, v),
 					    "state %u entity %u", n, i);

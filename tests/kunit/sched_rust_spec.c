@@ -601,7 +601,7 @@ static void spec_note(struct kunit *test, enum spec_class cl, const struct spec_
 	kfree(buf);
 }
 
-static u32 spec_bit(struct eevdf_fixture *f, struct sched_entity *se)
+static u32 spec_bit(struct fair_kunit_rq *f, struct sched_entity *se)
 {
 	if (!se)
 		return SPEC_NULL;
@@ -636,18 +636,13 @@ static bool spec_warn_fires(const struct spec_rq *s, const struct spec_se *se)
 	return (t >> 63) != (t >> 62);
 }
 
-static void spec_build(struct eevdf_fixture *f, const struct spec_rq *s,
+static void spec_build(struct fair_kunit_rq *f, const struct spec_rq *s,
 		       struct spec_counts *c)
 {
 	struct cfs_rq *cfs_rq = &f->rq->cfs;
 	unsigned int i;
 
-	memset(f->rq, 0, sizeof(*f->rq));
-	raw_spin_lock_init(&f->rq->__lock);
-	init_cfs_rq(cfs_rq);
-#ifdef CONFIG_FAIR_GROUP_SCHED
-	cfs_rq->rq = f->rq;
-#endif
+	fair_kunit_rq_reset(f);
 	cfs_rq->zero_vruntime = s->v0;
 	cfs_rq->sum_shift = s->shift;
 	for (i = 0; i < s->nr; i++) {
@@ -676,7 +671,7 @@ static void spec_build(struct eevdf_fixture *f, const struct spec_rq *s,
  * max_slice the least and greatest slice.
  */
 struct spec_walk {
-	struct eevdf_fixture *f;
+	struct fair_kunit_rq *f;
 	const struct spec_rq *s;
 	u32 present, seen;
 	struct sched_entity *first;
@@ -717,7 +712,7 @@ static void spec_subtree(struct spec_walk *w, struct rb_node *node, s64 *min_k,
 		w->why = "min_slice or max_slice is not the subtree's";
 }
 
-static const char *spec_check_tree(struct eevdf_fixture *f, const struct spec_rq *s,
+static const char *spec_check_tree(struct fair_kunit_rq *f, const struct spec_rq *s,
 				   u32 present)
 {
 	struct cfs_rq *cfs_rq = &f->rq->cfs;
@@ -753,7 +748,7 @@ static void spec_check_eligible(struct kunit *test, struct spec_counts *c, enum 
 				const struct spec_rq *s, const struct spec_avg *avg,
 				const struct spec_avg *exact, u64 v)
 {
-	struct cfs_rq *cfs_rq = &((struct eevdf_fixture *)test->priv)->rq->cfs;
+	struct cfs_rq *cfs_rq = &((struct fair_kunit_rq *)test->priv)->rq->cfs;
 	bool want = spec_eligible(s, avg, v);
 	int st = vruntime_eligible_stock(cfs_rq, v);
 	int cc = vruntime_eligible_c(cfs_rq, v);
@@ -789,7 +784,7 @@ static void spec_check_eligible(struct kunit *test, struct spec_counts *c, enum 
 static void spec_check_ineligible(struct kunit *test, struct spec_counts *c,
 				  const struct spec_rq *s)
 {
-	struct cfs_rq *cfs_rq = &((struct eevdf_fixture *)test->priv)->rq->cfs;
+	struct cfs_rq *cfs_rq = &((struct fair_kunit_rq *)test->priv)->rq->cfs;
 	struct spec_rq others = *s;
 	struct spec_avg o;
 	u64 x;
@@ -813,7 +808,7 @@ static void spec_check_pick(struct kunit *test, struct spec_counts *c, enum spec
 			    const struct spec_rq *s, const struct spec_avg *avg,
 			    const struct spec_avg *exact, int protect, int on, bool buddy)
 {
-	struct eevdf_fixture *f = test->priv;
+	struct fair_kunit_rq *f = test->priv;
 	struct cfs_rq *cfs_rq = &f->rq->cfs;
 	unsigned int rule;
 	u32 want, ps, pc, pr;
@@ -870,7 +865,7 @@ static void spec_check_picks(struct kunit *test, struct spec_counts *c, enum spe
 			     struct spec_rq *s, const struct spec_avg *avg,
 			     const struct spec_avg *exact, bool feat_buddy)
 {
-	struct eevdf_fixture *f = test->priv;
+	struct fair_kunit_rq *f = test->priv;
 	struct cfs_rq *cfs_rq = &f->rq->cfs;
 	int next, protect, on;
 
@@ -918,7 +913,7 @@ struct spec_codes {
 	u64 trees_vh[SPEC_NR_VIEWS];	/* distinct, for the current v0 and sum_shift */
 };
 
-static u64 spec_code_node(const struct eevdf_fixture *f, const struct spec_rq *s,
+static u64 spec_code_node(const struct fair_kunit_rq *f, const struct spec_rq *s,
 			  const struct rb_node *n, u64 code, bool whole)
 {
 	const struct sched_entity *se = rb_entry(n, struct sched_entity, run_node);
@@ -935,7 +930,7 @@ static u64 spec_code_node(const struct eevdf_fixture *f, const struct spec_rq *s
 }
 
 /* The tree just built, into each view's set; @states: those checked on it. */
-static void spec_code_add(struct spec_codes *t, const struct eevdf_fixture *f,
+static void spec_code_add(struct spec_codes *t, const struct fair_kunit_rq *f,
 			  const struct spec_rq *s, u64 states)
 {
 	const struct rb_node *root = f->rq->cfs.tasks_timeline.rb_root.rb_node;
@@ -973,7 +968,7 @@ static noinline_for_stack void spec_check_rq(struct kunit *test, const struct sp
 					     struct spec_counts *c, struct spec_codes *t,
 					     bool feat_buddy)
 {
-	struct eevdf_fixture *f = test->priv;
+	struct fair_kunit_rq *f = test->priv;
 	struct cfs_rq *cfs_rq = &f->rq->cfs;
 	struct sched_entity *curr = &f->se[PARITY_MAX_SE];
 	unsigned int i, j, nc = 2 + sc->nvprot * sc->ncurr;
