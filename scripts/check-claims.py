@@ -628,6 +628,21 @@ def main():
             if not lo <= x <= hi:
                 line = text.count("\n", 0, m.start()) + 1
                 errors.append(f"{d}:{line}: {norm(m[0]).strip()}: the estimate is outside its interval")
+    # A run named with its date, "`make bench-prod`, 2026-12-02 07:31 UTC":
+    # the date is the run's own (its provenance's first "date:"), to the
+    # minute, when the target is one of the sources'.
+    dated = 0
+    for d, text in texts.items():
+        for m in re.finditer(r"`make ([\w-]+)`, (\d{4}-\d\d-\d\d \d\d:\d\d) UTC", text):
+            runs = [s for s in sources.values()
+                    if s.prov.get("command", "").split()[:2] == ["make", m[1]]]
+            if not runs:
+                continue
+            dated += 1
+            when = runs[0].prov.get("date", "")[:16]
+            if when != m[2]:
+                line = text.count("\n", 0, m.start()) + 1
+                errors.append(f"{d}:{line}: {m[2]} UTC: {runs[0].path} ran at {when} UTC")
     for e in errors:
         print("FAIL: " + e)
     srcs = ", ".join(f"{s.name} ({s.prov.get('commit', '?')[:12]}, {s.prov.get('date', '?')})"
@@ -635,7 +650,8 @@ def main():
     print(f"check-claims: {found} figures in {len(texts)} documents; {blocks} blocks copied from results,"
           f" {used} claims tied to results,"
           f" {params} to the code that sets them, {consts} declared not measurements,"
-          f" {timings} harness wall times quoted as guidance (not committed results); sources: {srcs}")
+          f" {timings} harness wall times quoted as guidance (not committed results),"
+          f" {dated} run dates; sources: {srcs}")
     if errors:
         print(f"check-claims: {len(errors)} problem(s)")
         sys.exit(1)

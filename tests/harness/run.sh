@@ -306,6 +306,18 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation
 		else
 			ko "check-claims: no figure tied to a result to change"
 		fi
+		# A run's date in the README, one minute off.
+		if grep -qE '`make bench-prod`, [0-9-]+ [0-9]{2}:[0-9]{2} UTC' "$c/README.md"; then
+			sed -i -E 's/(`make bench-prod`, [0-9-]+ [0-9]{2}:)([0-9])([0-9]) UTC/\1\2X\3 UTC/; s/X0/1/; s/X1/2/; s/X2/3/; s/X3/4/; s/X4/5/; s/X5/6/; s/X6/7/; s/X7/8/; s/X8/9/; s/X9/0/' "$c/README.md"
+			expect 1 "check-claims with the README's bench-prod date changed" \
+				/usr/bin/python3 "$c/scripts/check-claims.py"
+			grep -q "^FAIL: README.md:.* UTC: evaluation/bench/results-prod ran at" "$tmp/out" &&
+				ok "check-claims names the README's wrong run date" ||
+				ko "check-claims did not name the README's wrong run date"
+			git -C "$c" checkout -q -- README.md
+		else
+			ko "check-claims: the README names no bench-prod run with its date"
+		fi
 		# A run recorded at the clone's HEAD (present even in a shallow
 		# clone), then a commit that changes code it measures.
 		h=$(git -C "$c" rev-parse HEAD)
