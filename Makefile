@@ -126,7 +126,7 @@ kunit: ## the KUnit suites through kunit.py (x86_64 under QEMU) [10 min cold]
 kunit-uml: ## the same on UML [7 min cold]
 	@KUNIT_ARCH=um $(S)/kunit.sh
 
-kunit-guard: ## the series' suite sched_fair on the C: UML, the option off [10 min cold]
+kunit-guard: ## the series' suite sched_fair on UML, on the C and on the Rust [20 min cold]
 	@KUNIT_GUARD=1 $(S)/kunit.sh
 
 kunit-spec: ## the specification's full scope on UML, int128 and not; BENCH_SAVE=1 [8 min]
