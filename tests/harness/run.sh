@@ -80,7 +80,7 @@ missing=$(comm -23 <(echo "$targets") <(echo "$doc_targets") | grep -vx help | t
 # for a patch's number), or is a kernel path the series places a repository
 # file at (patches/series). The upstream rst names kernel-tree paths: not here.
 named=$( { for f in README.md evaluation/harness.md evaluation/evaluation.rst Kconfig.snippet; do
-		grep -oE '(^|[^A-Za-z0-9_])(scripts|tests|configs|patches|evaluation|kernel/sched/rust|rust/kernel|Documentation/scheduler/sched-rust)[A-Za-z0-9_./*-]*' "$f"
+		grep -oE '(^|[^A-Za-z0-9_/])(scripts|tests|configs|patches|evaluation|kernel/sched/rust|kernel/sched/tests|rust/kernel|Documentation/scheduler/sched-rust)[A-Za-z0-9_./*-]*' "$f"
 	done; make -s help | grep -oE '(^|[^A-Za-z0-9_])(scripts|tests|configs|patches|evaluation|Documentation)/[A-Za-z0-9_./-]*'; } |
 	sed -E 's/^[^A-Za-z]//; s/[.,:;)]*$//' | grep -v NNNN | sort -u)
 absent=$(for p in $named; do
