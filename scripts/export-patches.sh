@@ -229,14 +229,21 @@ grep -q '^Fixes: [0-9a-f]\{12\} ("' "$fix" || fail "$(basename "$fix"): the seri
 fixname=$(basename "$fix" | sed 's/^0001-/0001-fix-/')
 sed '0,/^Subject: \[PATCH [0-9]*\/[0-9]*\]/s//Subject: [PATCH]/' "$fix" > "$OUT/fix/$fixname"
 log "the fix, to send first: $OUT/fix/$fixname"
-# The repository keeps it, ready to send, in patches/fix/: the export's
-# commit id and date left out (git send-email dates it), so that the same
-# series gives the same file. A copy there that differs from this export is
+# The repository keeps it in patches/fix/: the export's commit id and date
+# left out (git send-email dates it), so that the same series gives the
+# same file, and its author and sign-off SENDER <sender@address.invalid>
+# (a domain no mail reaches): whoever sends it signs it off as
+# themselves first. A copy there that differs from this export is
 # rewritten (CI=true: a failure, as the committed copy is stale).
 mkdir -p "$TOP/patches/fix"
 keep="$TOP/patches/fix/$fixname"
 sed '1s/^From [0-9a-f]* /From 0000000000000000000000000000000000000000 /; /^Date: /d' \
-	"$OUT/fix/$fixname" > "$OUT/fix/.kept"
+	"$OUT/fix/$fixname" | awk '
+	/^From: / { print "From: SENDER <sender@address.invalid>"; from = 1; next }
+	from && /^[ \t]/ { next }
+	{ from = 0 }
+	/^Signed-off-by: / { print "Signed-off-by: SENDER <sender@address.invalid>"; next }
+	{ print }' > "$OUT/fix/.kept"
 # Who exports it (git's user, the From: and Signed-off-by: lines) is not
 # compared: only a change of the patch itself, or of its addressees.
 fixnorm() { [ -f "$1" ] && sed '/^From: /,/^To: /{/^To: /!d}; /^Signed-off-by: /d' "$1"; }
