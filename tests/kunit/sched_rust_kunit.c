@@ -134,7 +134,8 @@ static void eevdf_build(struct fair_kunit_rq *f, struct eevdf_state *st)
 	curr->vprot = curr->vruntime + fair_kunit_key(f, 1 << 20);
 	cfs_rq->curr = st->has_curr ? curr : NULL;
 
-	cfs_rq->next = st->nr && fair_kunit_below(f, 2) ? &f->se[fair_kunit_below(f, st->nr)] : NULL;
+	cfs_rq->next = st->nr && fair_kunit_below(f, 2) ?
+		       &f->se[fair_kunit_below(f, st->nr)] : NULL;
 	cfs_rq->h_nr_queued = st->nr + (st->has_curr && st->curr_on_rq);
 	/* Sometimes exercise the single-entity shortcut with a bigger tree. */
 	if (!fair_kunit_below(f, 32))
