@@ -128,7 +128,8 @@ static u64 fair_kunit_index(struct fair_kunit_rq *f, struct sched_entity *se)
  * The answers of one state: the pick with and without protection, with
  * and without the next buddy (hidden for the call: the pick is its only
  * reader), and the eligibility of every entity and of curr. The runqueue
- * lock is held as the scheduler holds it (the Rust checks it).
+ * lock is held as the scheduler holds it, interrupts off (the Rust checks
+ * it).
  */
 static u64 fair_kunit_answers(struct fair_kunit_rq *f, unsigned int nr, u64 *elig)
 {
@@ -137,7 +138,7 @@ static u64 fair_kunit_answers(struct fair_kunit_rq *f, unsigned int nr, u64 *eli
 	u64 picks = 0;
 	unsigned int i, k;
 
-	raw_spin_rq_lock(f->rq);
+	raw_spin_rq_lock_irq(f->rq);
 	for (k = 0; k < 4; k++) {
 		cfs_rq->next = k & 2 ? next : NULL;
 		picks |= fair_kunit_index(f, pick_eevdf(cfs_rq, k & 1)) << (16 * k);
@@ -150,7 +151,7 @@ static u64 fair_kunit_answers(struct fair_kunit_rq *f, unsigned int nr, u64 *eli
 		if (entity_eligible(cfs_rq, se))
 			*elig |= BIT_ULL(i < nr ? i : 63);
 	}
-	raw_spin_rq_unlock(f->rq);
+	raw_spin_rq_unlock_irq(f->rq);
 	return picks;
 }
 
@@ -441,8 +442,10 @@ static void fair_kunit_llc_dequeue_model(struct fair_kunit_llc *l, int t)
 }
 
 /*
- * The scheduler's calls, under the runqueue lock (the Rust checks it) and
- * RCU (the accounting reads rq->sd), with cfs_tasks kept as
+ * The scheduler's calls, under the runqueue lock with interrupts off, as
+ * the scheduler holds it (the Rust checks the lock; the debug option's
+ * shadow takes locks of its own that interrupts also take), and RCU (the
+ * accounting reads rq->sd), with cfs_tasks kept as
  * account_entity_enqueue/dequeue() keep it.
  */
 static void fair_kunit_llc_enqueue(struct fair_kunit_llc *l, int t)
@@ -452,10 +455,10 @@ static void fair_kunit_llc_enqueue(struct fair_kunit_llc *l, int t)
 	fair_kunit_llc_enqueue_model(l, t);
 	l->queued[t] = true;
 	guard(rcu)();
-	raw_spin_rq_lock(rq);
+	raw_spin_rq_lock_irq(rq);
 	list_add(&l->p[t]->se.group_node, &rq->cfs_tasks);
 	account_llc_enqueue(rq, l->p[t]);
-	raw_spin_rq_unlock(rq);
+	raw_spin_rq_unlock_irq(rq);
 }
 
 static void fair_kunit_llc_dequeue(struct fair_kunit_llc *l, int t)
@@ -465,10 +468,10 @@ static void fair_kunit_llc_dequeue(struct fair_kunit_llc *l, int t)
 	fair_kunit_llc_dequeue_model(l, t);
 	l->queued[t] = false;
 	guard(rcu)();
-	raw_spin_rq_lock(rq);
+	raw_spin_rq_lock_irq(rq);
 	account_llc_dequeue(rq, l->p[t]);
 	list_del_init(&l->p[t]->se.group_node);
-	raw_spin_rq_unlock(rq);
+	raw_spin_rq_unlock_irq(rq);
 }
 
 /* set_delayed() with @delayed, else clear_delayed(): the flag's order is theirs. */
@@ -484,7 +487,7 @@ static void fair_kunit_llc_delay(struct fair_kunit_llc *l, int t, bool delayed)
 		l->nr_pref++;
 	}
 	guard(rcu)();
-	raw_spin_rq_lock(rq);
+	raw_spin_rq_lock_irq(rq);
 	if (delayed) {
 		pref_llc_running_dec(rq, p);
 		p->se.sched_delayed = 1;
@@ -492,7 +495,7 @@ static void fair_kunit_llc_delay(struct fair_kunit_llc *l, int t, bool delayed)
 		p->se.sched_delayed = 0;
 		pref_llc_running_inc(rq, p);
 	}
-	raw_spin_rq_unlock(rq);
+	raw_spin_rq_unlock_irq(rq);
 }
 
 static void fair_kunit_llc_step(struct kunit *test, struct fair_kunit_llc *l)
