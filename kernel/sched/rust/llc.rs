@@ -94,8 +94,7 @@ pub(crate) fn account_llc_dequeue(rq: &RqLlc, p: &TaskLlc) {
 
 /// Returns the field `load()` reads shifted right by `n`, or 0 for `n >= 64` without reading it.
 ///
-/// Equivalent to `__shr_u64()`, which reads the field only below 64. The read is kept in the
-/// branch so that it is not hoisted.
+/// Equivalent to `__shr_u64()`, which reads the field only below 64.
 #[inline(always)]
 pub(crate) fn shr_field(load: impl FnOnce() -> u64, n: u64) -> u64 {
     if n >= 64 {
@@ -354,8 +353,7 @@ pub unsafe extern "C" fn sched_rust_fraction_mm_sched(
     };
     let (_, runtime) =
         update_mm_sched_runtime(&mut d, kernel::num::casts::usize_as_u64(now), period);
-    // The CPU's runtime read again, as C does: keeping what the update stored would need a
-    // branch on whether it decayed.
+    // The CPU's runtime read again, as C does.
     kernel::num::casts::arch::u64_as_usize(fraction(runtime, d.cpu_runtime()))
 }
 

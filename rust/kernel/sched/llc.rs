@@ -137,6 +137,7 @@ impl RqLlc {
         // - The runqueue is valid (type invariants).
         // - `rq->sd` is published with `rcu_assign_pointer()` by domain rebuilds, which do not
         //   take this lock, so it is read atomically.
+        // - `rq->sd` is a pointer field of a struct without `__packed`: naturally aligned.
         let sd = unsafe { Atomic::from_ptr(&raw mut (*self.rq()).sd).load(Relaxed) };
         if sd.is_null() {
             return None;
