@@ -58,15 +58,21 @@ import stats  # noqa: E402
 
 # The kernels a run may have, in this order; a run's are those its boots name
 # (runs before the out-of-line kernel have the first three).
-ALL_KERNELS = ("stock", "off", "prod", "outline")
+ALL_KERNELS = ("stock", "off", "prod", "outline", "gcc-off", "gcc-prod")
 KERNELS = ALL_KERNELS[:3]
 LABEL = {"stock": "7.3.4 stock", "off": "=n (C + series' C patches)", "prod": "=y (Rust, production)",
-         "outline": "=y out of line (CONFIG_SCHED_RUST_CFS_INLINE off)"}
+         "outline": "=y out of line (CONFIG_SCHED_RUST_CFS_INLINE off)",
+         "gcc-off": "=n built by GCC", "gcc-prod": "=y built by GCC (Rust out of line)"}
 # The pairs compared (a, b: b/a), and those the control stands beside.
 PAIRS = [("off", "prod"), ("stock", "off"), ("stock", "prod")]
 CONTROL_PAIRS = [("off", "prod"), ("stock", "off")]
 # The out-of-line kernel against =n and against the inlined =y.
 OUTLINE_PAIRS = [("off", "outline"), ("prod", "outline")]
+# GCC's =y against GCC's =n: the same compiler on both sides.
+GCC_PAIRS = [("gcc-off", "gcc-prod")]
+# The =n each =y kernel's selftests are compared with.
+REFERENCE = {"prod": "off", "outline": "off", "gcc-prod": "gcc-off"}
+SHORT = {"off": "=n", "gcc-off": "GCC =n"}
 MARGIN_CALL = stats.MARGIN["call"]
 MARGIN_WORKLOAD = stats.MARGIN["workload"]
 # A call of more instructions than this is a long one (reported apart).
@@ -83,6 +89,7 @@ CONTROL = "control"
 FIG = {}
 ROW = {}    # piece -> the README's table row (table.md)
 OROW = {}   # piece -> the out-of-line kernel's row (table-outline.md)
+GROW = {}   # piece -> the GCC pair's row (table-gcc.md)
 
 
 def fig(key, value):
@@ -195,17 +202,21 @@ def paired_paths(va, vb, tolerance=5.0):
 def plot(rdir, rows):
     """ratios.svg: per piece, =y/=n and =n/stock of the means with their
     intervals (gnuplot; nothing when it is missing)."""
-    pairs = ("prod/off", "off/stock") + (("outline/off",) if "outline" in KERNELS else ())
+    pairs = (("prod/off", "off/stock") + (("outline/off",) if "outline" in KERNELS else ())
+             + (("gcc-prod/gcc-off",) if "gcc-prod" in KERNELS else ()))
     pieces = [p for p in dict.fromkeys(r[0] for r in rows)]
     with open(os.path.join(rdir, "ratios.dat"), "w") as f:
         for i, piece in enumerate(pieces):
             for j, pair in enumerate(pairs):
                 for r in rows:
                     if r[0] == piece and r[1] == pair:
-                        x = i + 0.2 * (2 * j - 1) if len(pairs) == 2 else i + 0.25 * (j - 1)
+                        x = i + 0.8 * (j - (len(pairs) - 1) / 2) / len(pairs)
                         f.write(f"{x:.2f} {piece} {r[2]:.4f} {r[3]:.4f} {r[4]:.4f} {j}\n")
-    outline = ("     '' using ($6 == 2 ? $1 : 1/0):3:4:5 with yerrorbars pt 9 lc rgb '#d62728'"
-               " title '=y out of line / =n', \\\n" if len(pairs) == 3 else "")
+    extra = {"outline/off": ("9", "#d62728", "=y out of line / =n"),
+             "gcc-prod/gcc-off": ("11", "#2ca02c", "GCC: =y / =n")}
+    outline = "".join(f"     '' using ($6 == {j} ? $1 : 1/0):3:4:5 with yerrorbars pt {extra[p][0]}"
+                      f" lc rgb '{extra[p][1]}' title '{extra[p][2]}', \\\n"
+                      for j, p in enumerate(pairs) if p in extra)
     script = f"""set terminal svg size 900,420 font 'sans,11'
 set termoption noenhanced
 set output 'ratios.svg'
@@ -240,10 +251,14 @@ def main():
     if unknown:
         print(f"boots of unknown kernels in boots.txt: {' '.join(unknown)}")
         return 1
-    if any(b[1] == "outline" for b in bl):
-        KERNELS = ALL_KERNELS
+    present = {b[1] for b in bl}
+    KERNELS = tuple(k for k in ALL_KERNELS if k in KERNELS or k in present)
+    if "outline" in KERNELS:
         PAIRS.extend(OUTLINE_PAIRS)
         CONTROL_PAIRS.extend(OUTLINE_PAIRS)
+    if "gcc-prod" in KERNELS and "gcc-off" in KERNELS:
+        PAIRS.extend(GCC_PAIRS)
+        CONTROL_PAIRS.extend(GCC_PAIRS)
     pieces = conf_pieces(rdir)
     if not pieces:
         print(f"no pieces measured ({rdir}/pieces.txt missing or empty)")
@@ -433,8 +448,8 @@ def main():
                     print(f"    noise (=n/stock, identical code): means {ctl_mean:.1%} apart, medians"
                           f" {ctl_med} apart; =y/=n: {gap_mean:.1%} and {gap_med} (point estimates;"
                           " the table compares the intervals over the sets)")
-            # The out-of-line kernel beside the control's same pair.
-            if (a, b) in OUTLINE_PAIRS:
+            # The out-of-line kernels beside the control's same pair.
+            if (a, b) in OUTLINE_PAIRS + GCC_PAIRS:
                 c = control.get((a, b))
                 if c and ps:
                     overlap = g.lo <= c.hi and c.lo <= g.hi
@@ -449,7 +464,7 @@ def main():
                         fig(f"{k}.beside_control", "overlap" if overlap else "apart")
                 else:
                     txt = "one set: no interval"
-                OROW.setdefault(piece, {"fn": fn})[f"{b}/{a}"] = txt
+                (GROW if (a, b) in GCC_PAIRS else OROW).setdefault(piece, {"fn": fn})[f"{b}/{a}"] = txt
             pp = paired_paths(va, vb)
             if pp:
                 print("    paths paired by share (a route taken as often on both): "
@@ -492,27 +507,27 @@ def main():
         for m in re.finditer(r"^sched_rust: stress_suite prod (\S+) rc (\d+)", con, re.M):
             cases.setdefault(m.group(1), {}).setdefault(kernel, []).append(m.group(2) == "0")
     if cases:
-        print("Kernel selftests (passed/runs per kernel; where =y, or =y out of line, and =n differ, the")
-        print("exact 95 % interval of each pass rate and Fisher's exact test against =n):")
+        print("Kernel selftests (passed/runs per kernel; where a =y kernel and its =n differ (GCC's =y:")
+        print("GCC's =n), the exact 95 % interval of each pass rate and Fisher's exact test):")
         for case, per in sorted(cases.items()):
             cells = " ".join(f"{k}={sum(per.get(k, []))}/{len(per.get(k, []))}" for k in KERNELS)
             for k in KERNELS:
                 fig(f"selftest.{case}.{k}", f"{sum(per.get(k, []))}/{len(per.get(k, []))}")
-            o = per.get("off", [])
-            for k, label, key in (("prod", "=y", "p"), ("outline", "outline", "p_outline")):
-                p = per.get(k, [])
+            for k, label, key in (("prod", "=y", "p"), ("outline", "outline", "p_outline"),
+                                  ("gcc-prod", "GCC =y", "p_gcc")):
+                p, o = per.get(k, []), per.get(REFERENCE[k], [])
                 if p and o and sum(p) * len(o) != sum(o) * len(p):
                     ip, io = stats.rate_interval(sum(p), len(p)), stats.rate_interval(sum(o), len(o))
                     pv = stats.rates_p(sum(p), len(p), sum(o), len(o))
                     fig(f"selftest.{case}.{key}", f"{pv:.3f}")
-                    cells += (f"  {label} [{ip.lo:.2f}, {ip.hi:.2f}], =n [{io.lo:.2f}, {io.hi:.2f}],"
+                    cells += (f"  {label} [{ip.lo:.2f}, {ip.hi:.2f}], {SHORT[REFERENCE[k]]} [{io.lo:.2f}, {io.hi:.2f}],"
                               f" Fisher p={pv:.3f}")
             flag = ""
-            for k in ("prod", "outline"):
-                p, o = per.get(k, []), per.get("off", [])
+            for k in ("prod", "outline", "gcc-prod"):
+                p, o = per.get(k, []), per.get(REFERENCE[k], [])
                 if p and o and not any(p) and all(o):
                     flag += f"  FAILS ONLY ON {k}"
-                    problems.append(f"selftest {case} fails on every {k} boot and passes on every =n boot")
+                    problems.append(f"selftest {case} fails on every {k} boot and passes on every {REFERENCE[k]} boot")
             print(f"  {case:28s} {cells}{flag}")
         print()
     else:
@@ -543,6 +558,16 @@ def main():
                 f.write(f"| {piece} (`{r['fn']}()`) | {o[0]} | {o[1]} / {r.get('prod', ('', 0))[1]} / "
                         f"{r.get('off', ('', 0))[1]} | {orow.get('outline/off', '')} "
                         f"| {orow.get('outline/prod', '')} |\n")
+    # The GCC pair's table (README.md copies it too).
+    if "gcc-prod" in KERNELS and "gcc-off" in KERNELS:
+        with open(os.path.join(rdir, "table-gcc.md"), "w") as f:
+            f.write("| piece (function) | GCC `=y` paths (share) | GCC `=n` paths (share) "
+                    "| medians GCC `=y` / GCC `=n` | means, GCC `=y`/GCC `=n` |\n")
+            f.write("|---|---|---|---|---|\n")
+            for piece, r in ROW.items():
+                gy, gn = r.get("gcc-prod", ("", 0)), r.get("gcc-off", ("", 0))
+                f.write(f"| {piece} (`{r['fn']}()`) | {gy[0]} | {gn[0]} | {gy[1]} / {gn[1]} "
+                        f"| {GROW.get(piece, {}).get('gcc-prod/gcc-off', '')} |\n")
     if problems:
         print("PROBLEMS:")
         for p in problems:

@@ -16,11 +16,15 @@
 #          with GCC or with a rustc on another LLVM does; built with clang,
 #          so its C is not GCC's: for a GCC kernel it shows the cost of the
 #          calls, not GCC's code around them
+#   gcc-off, gcc-prod  off and prod built by Debian 12's GCC and binutils,
+#          the Rust by the pinned rustc (bindgen on libclang): what a
+#          distribution that builds with GCC gets; fair.o calls the Rust
+#          pieces and the crate its C helpers out of line (x86_64 only)
 # booted in alternation, BENCH_PROD_BOOTS boots each (5), the order of every
-# set of four shuffled, each under the per-call plugin (evaluation/bench/percall.c,
+# set of six shuffled, each under the per-call plugin (evaluation/bench/percall.c,
 # no cache model) with the same workloads (evaluation/bench/guest.sh, prodbench):
 # instructions per call of the function each piece is inlined into (or
-# called from, on outline) in all four kernels (the production call sites, found in each kernel's
+# called from, on outline and gcc-prod) in all six kernels (the production call sites, found in each kernel's
 # disassembly: prod_percall_conf in scripts/bench-lib.sh), the field's tools
 # timed, and the kernel's selftests (test_cpu, test_core, cpu-on-off-test).
 # scripts/bench-prod-report.py prints the tables and writes
@@ -31,7 +35,9 @@
 # .config hashes, host, load) and every call's instruction count
 # ($R/calls.tsv.gz); BENCH_SAVE=1 then writes evaluation/bench/results-prod/.
 # Variables: BENCH_PROD_BOOTS (5), BENCH_PROD_ROUNDS (workload rounds per
-# boot, 2), BENCH_PROD_SEED (the shuffle's seed; default from the clock).
+# boot, 2), BENCH_PROD_SEED (the shuffle's seed; default from the clock),
+# BENCH_PROD_KERNELS (the kernels, in this order: stock off prod outline
+# gcc-off gcc-prod on x86_64, the first four on arm64).
 
 . "$(dirname "$0")/common.sh"
 . "$TOP/scripts/bench-lib.sh"
@@ -40,7 +46,12 @@ t0=$(date +%s)
 boots=${BENCH_PROD_BOOTS:-5}
 rounds=${BENCH_PROD_ROUNDS:-2}
 seed=${BENCH_PROD_SEED:-$(date +%s)}
-kernels="stock off prod outline"
+kernels="stock off prod outline gcc-off gcc-prod"
+[ "$KARCH" = x86_64 ] || kernels="stock off prod outline"
+kernels=${BENCH_PROD_KERNELS:-$kernels}
+for k in stock off prod; do
+	grep -qw "$k" <<< "$kernels" || die "BENCH_PROD_KERNELS must have stock, off and prod: $kernels"
+done
 nk=$(wc -w <<< "$kernels")
 EXTRA_DEB_PKGS="gnuplot-nox" "$TOP/scripts/setup.sh"
 "$TOP/scripts/fetch-kernel.sh"
@@ -48,8 +59,9 @@ EXTRA_DEB_PKGS="gnuplot-nox" "$TOP/scripts/setup.sh"
 for k in $kernels; do
 	"$TOP/scripts/build.sh" "$k"
 done
-"$TOP/scripts/check-prod.sh" prod
-"$TOP/scripts/check-prod.sh" outline
+for k in prod outline gcc-prod; do
+	grep -qw "$k" <<< "$kernels" && "$TOP/scripts/check-prod.sh" "$k"
+done
 
 R=$CACHE/bench-results-prod
 [ "$KARCH" = x86_64 ] || R=$CACHE/bench-results-prod-$KARCH
@@ -61,11 +73,16 @@ prod_percall_conf "$R" $kernels
 # The configuration fragments its kernels are built from (scripts/build.sh).
 distro=distro
 [ "$KARCH" = x86_64 ] || distro=distro-$KARCH
-provenance_begin "$R/provenance.txt" "make bench-prod BENCH_PROD_BOOTS=$boots BENCH_PROD_ROUNDS=$rounds BENCH_PROD_SEED=$seed" \
-	"$KARCH production kernels stock, =n (off), =y (prod) and =y out of line (outline), configs/base.config + $KARCH.config + distro.config, under QEMU TCG with the per-call plugin" \
+# shellcheck disable=SC2046 # one .config per kernel
+provenance_begin "$R/provenance.txt" "make bench-prod BENCH_PROD_BOOTS=$boots BENCH_PROD_ROUNDS=$rounds BENCH_PROD_SEED=$seed${BENCH_PROD_KERNELS:+ BENCH_PROD_KERNELS=\"$kernels\"}" \
+	"$KARCH production kernels $kernels (stock, =n, =y, =y out of line, GCC's =n and =y), configs/base.config + $KARCH.config + distro.config, under QEMU TCG with the per-call plugin" \
 	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/base.config configs/$KARCH.config configs/$distro.config scripts/build.sh tests/boot/init evaluation/bench/guest.sh tests/boot/stress.sh tests/boot/schedbench.c evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/mkinitramfs.sh scripts/boot.sh scripts/common.sh tests/boot/checks.sh scripts/percall_data.py scripts/stats.py" \
-	"$(bdir stock)/.config" "$(bdir off)/.config" "$(bdir prod)/.config" "$(bdir outline)/.config"
-provenance_built "$R/provenance.txt" "$(bdir stock)" "$(bdir off)" "$(bdir prod)" "$(bdir outline)"
+	$(for k in $kernels; do echo "$(bdir "$k")/.config"; done)
+if grep -q gcc- <<< "$kernels"; then
+	echo "toolchain-gcc: $(gcc --version | head -n1); $(ld.bfd --version | head -n1)" >> "$R/provenance.txt"
+fi
+# shellcheck disable=SC2046 # one build directory per kernel
+provenance_built "$R/provenance.txt" $(for k in $kernels; do bdir "$k"; done)
 
 {
 	echo "==== rust-sched-cfs production kernels, $(date -u '+%Y-%m-%d %H:%M UTC') ===="
@@ -83,7 +100,12 @@ provenance_built "$R/provenance.txt" "$(bdir stock)" "$(bdir off)" "$(bdir prod)
 	done
 	"$TOP/scripts/build-flags.sh" prod
 	# outline's own flags: its fair.o is compiled by Kbuild's rule, not the inline one.
-	"$TOP/scripts/build-flags.sh" outline | sed 's/^/outline /'
+	if grep -qw outline <<< "$kernels"; then
+		"$TOP/scripts/build-flags.sh" outline | sed 's/^/outline /'
+	fi
+	if grep -qw gcc-prod <<< "$kernels"; then
+		"$TOP/scripts/build-flags.sh" gcc-prod | sed 's/^/gcc-prod /'
+	fi
 } > "$R/header.txt"
 
 # The boots: sets of one boot per kernel, each set in a shuffled order.

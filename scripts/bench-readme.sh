@@ -32,6 +32,7 @@ if [ "${BENCH_README:-}" = prod ]; then
 	cat "$R/header.txt" "$R/report.txt" > "$dst/report.txt"
 	cp "$R/calls.tsv.gz" "$R/consoles.tsv.gz" "$R/left-out.tsv" "$R/boots.txt" "$R/pieces.txt" "$R/figures.tsv" "$R/table.md" "$dst/"
 	[ -f "$R/table-outline.md" ] && cp "$R/table-outline.md" "$dst/"
+	[ -f "$R/table-gcc.md" ] && cp "$R/table-gcc.md" "$dst/"
 	[ -f "$R/ratios.svg" ] && cp "$R/ratios.svg" "$dst/"
 	# The committed calls give the same report (figures.tsv included).
 	/usr/bin/python3 "$TOP/scripts/bench-prod-report.py" --calls "$dst" | cmp -s - "$R/report.txt" ||
@@ -48,7 +49,9 @@ if [ "${BENCH_README:-}" = prod ]; then
 		echo "without the debug option, the Rust inlined into fair.c, and, where the run has it, \`=y\` out of"
 		echo "line (\`CONFIG_SCHED_RUST_CFS_INLINE\` off, the Rust's C helpers still inlined into it: a lower"
 		echo "bound of a kernel built with GCC or with a rustc on another LLVM, which calls those out of line"
-		echo "too), one configuration, each booted in turn. Provenance (commit,"
+		echo "too), and, where the run has them, \`=n\` and \`=y\` built by GCC (Debian 12's, the Rust by the"
+		echo "pinned rustc: every Rust piece and its C helpers called out of line), one configuration, each"
+		echo "booted in turn. Provenance (commit,"
 		echo ".config hashes, host): [provenance.txt](provenance.txt); every call's instruction count per"
 		echo "boot and piece: [calls.tsv.gz](calls.tsv.gz) (\`scripts/bench-prod-report.py --calls\` gives"
 		echo "this report from it); every figure by key: [figures.tsv](figures.tsv). How the figures are"
@@ -60,6 +63,13 @@ if [ "${BENCH_README:-}" = prod ]; then
 			echo "means over the sets of boots beside the control's (update_rq_clock(), identical code):"
 			echo
 			cat "$R/table-outline.md"
+			echo
+		fi
+		if [ -f "$R/table-gcc.md" ]; then
+			echo "The GCC pair: GCC's \`=y\` against GCC's \`=n\`, the ratio of the means over the sets of"
+			echo "boots beside the control's for the same pair:"
+			echo
+			cat "$R/table-gcc.md"
 			echo
 		fi
 		echo '```'

@@ -17,6 +17,12 @@
 #                 (RUST_INLINE_HELPERS); a kernel built with GCC or with a
 #                 rustc on another LLVM calls the helpers out of line too
 #                 (make bench-prod's fourth kernel)
+#   scripts/build.sh gcc-prod, gcc-off  prod and off built by Debian 12's GCC
+#                 and binutils (KCC=gcc in kmake), the Rust by the pinned
+#                 rustc, bindgen on libclang: a distribution's toolchain. No
+#                 cross-language inlining (it needs clang): fair.o calls the
+#                 Rust pieces, and the crate its C helpers, out of line
+#                 (make bench-prod's GCC pair; x86_64)
 #   scripts/build.sh bench   the evaluation kernel of make bench: the same
 #                 configuration plus the C twins, the runtime switch, the
 #                 statistics, the benchmarks and the KUnit suites
@@ -38,14 +44,15 @@
 
 . "$(dirname "$0")/common.sh"
 
-flavour=${1:?usage: build.sh prod|prod-fault|off|stock|outline|bench|size|test|test-kasan|rustmin}
+flavour=${1:?usage: build.sh prod|prod-fault|off|stock|outline|gcc-prod|gcc-off|bench|size|test|test-kasan|rustmin}
+case $flavour in gcc-*) export KCC=gcc ;; esac
 B=$(bdir "$flavour")
 # configs/distro.config is x86_64's (retpolines, return thunks, ORC), arm64
 # has configs/distro-arm64.config.
 distro=distro
 [ "$KARCH" = x86_64 ] || distro=distro-$KARCH
 case $flavour in
-prod|off|stock|outline)	frags="base $KARCH $distro" ;;
+prod|off|stock|outline|gcc-prod|gcc-off)	frags="base $KARCH $distro" ;;
 prod-fault)	frags="base $KARCH $distro fault" ;;
 bench)	frags="base $KARCH eval kunit $distro" ;;
 size)	frags="base $KARCH eval kunit" ;;
@@ -66,7 +73,7 @@ for f in $frags; do
 	cat "$TOP/configs/$f.config"
 done > "$want"
 case $flavour in
-off)	echo CONFIG_SCHED_RUST_CFS=n ;;
+off|gcc-off)	echo CONFIG_SCHED_RUST_CFS=n ;;
 outline)	echo CONFIG_SCHED_RUST_CFS_INLINE=n ;;
 stock)	sed -i '/^CONFIG_SCHED_RUST_CFS/d' "$want" ;;
 esac >> "$want"
@@ -103,7 +110,7 @@ if ! cmp -s "$want" "$B/.config.done" 2>/dev/null || [ ! -f "$B/.config" ]; then
 	# The kernel users run has none of the evaluation aids: a symbol
 	# that a default or a select turned on would make "make" boot and
 	# measure something else.
-	if [ "$flavour" = prod ] || [ "$flavour" = off ] || [ "$flavour" = outline ]; then
+	if case $flavour in prod|off|outline|gcc-prod|gcc-off) true ;; *) false ;; esac; then
 		on=$(grep -oE '^CONFIG_(SCHED_RUST_CFS_[A-Z_]+|KUNIT)=y' "$B/.config" |
 			grep -v '^CONFIG_SCHED_RUST_CFS_INLINE=y' || true)
 		[ -z "$on" ] || fail "$flavour: evaluation options on in the production configuration: $(echo $on)"
@@ -115,8 +122,11 @@ if grep -q '^CONFIG_SCHED_RUST_CFS_INLINE=y' "$B/.config"; then
 	log "cross-language inlining on: fair.c and the Rust crate are compiled as one LLVM module (rustc LLVM $(sed -n 's/^CONFIG_RUSTC_LLVM_VERSION=//p' "$B/.config") = clang $(sed -n 's/^CONFIG_CLANG_VERSION=//p' "$B/.config"))"
 elif grep -q '^CONFIG_SCHED_RUST_CFS=y' "$B/.config"; then
 	why="switched off in the configuration"
-	grep -q '^CONFIG_RUSTC_CLANG_LLVM_COMPATIBLE=y' "$B/.config" ||
+	if grep -q '^CONFIG_CC_IS_GCC=y' "$B/.config"; then
+		why="a GCC build: it needs clang"
+	elif ! grep -q '^CONFIG_RUSTC_CLANG_LLVM_COMPATIBLE=y' "$B/.config"; then
 		why="rustc's LLVM ($(sed -n 's/^CONFIG_RUSTC_LLVM_VERSION=//p' "$B/.config")) is not clang's ($(sed -n 's/^CONFIG_CLANG_VERSION=//p' "$B/.config")); use the pinned rustc"
+	fi
 	log "WARNING: cross-language inlining off (CONFIG_SCHED_RUST_CFS_INLINE unset: $why): fair.c calls the Rust pieces across the language boundary"
 fi
 log "building $flavour kernel in $B (log: $B/build.log)"

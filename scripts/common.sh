@@ -157,11 +157,17 @@ overlay_tree_diff() {
 bdir() { echo "$CACHE/build-$ADIR$1"; }	# bdir <flavour>: its build directory
 bootdir() { echo "$CACHE/boot-$ADIR$1"; }	# bootdir <name>: scripts/boot.sh's output
 
+# kmake <make arguments>: the kernel's make in $WORK with this project's
+# clang and LLVM tools; with KCC=gcc, Debian's GCC and binutils instead (the
+# Rust still by the pinned rustc, bindgen on libclang).
 kmake() {
-	local cc=/usr/lib/ccache/clang${LLVM_SUFFIX} arch=
-	[ -x "$cc" ] || cc=clang${LLVM_SUFFIX}
+	local cc=/usr/lib/ccache/clang${LLVM_SUFFIX} arch= llvm=LLVM=$LLVM_SUFFIX
+	if [ "${KCC:-clang}" = gcc ]; then
+		cc=/usr/lib/ccache/gcc llvm=
+	fi
+	[ -x "$cc" ] || cc=${cc##*/}
 	[ "$KARCH" = x86_64 ] || arch=ARCH=$KARCH
-	make -C "$WORK" LLVM=$LLVM_SUFFIX $arch CC="$cc" HOSTCC="$cc" "$@"
+	make -C "$WORK" $llvm $arch CC="$cc" HOSTCC="$cc" "$@"
 }
 
 # um_int128_kconfig <tree> <copy>: write <copy>/arch/x86/um/Kconfig from

@@ -478,60 +478,66 @@ seed=$(sed -n 's/.*shuffle seed \([0-9]*\).*/\1/p' $rp/report.txt | head -n1)
 sets=$(awk '{ print $3 }' $rp/boots.txt | sort -un | wc -l)
 ran=$(awk '{ o[$3] = o[$3] (o[$3] == "" ? "" : " ") $2 } END { for (i = 1; i in o; i++) print o[i] }' $rp/boots.txt)
 # The kernels in bench-prod.sh's order, those the run booted.
-ks=$(for k in stock off prod outline; do awk -v k=$k '$2 == k { print k; exit }' $rp/boots.txt; done | xargs)
+ks=$(for k in stock off prod outline gcc-off gcc-prod; do awk -v k=$k '$2 == k { print k; exit }' $rp/boots.txt; done | xargs)
 [ -n "$seed" ] && [ "$(bash -c ". scripts/bench-lib.sh; shuffled_sets $seed $sets $ks")" = "$ran" ] &&
 	ok "shuffled_sets: results-prod's seed $seed replays its $sets sets' order ($ks)" ||
 	ko "shuffled_sets: results-prod's seed '$seed' does not replay the order of boots.txt"
 
-# bench-prod-report with the out-of-line kernel: results-prod's calls and
-# consoles with a fourth kernel made from =y's (every count 7 more; the
-# run's own outline boots, where it has them, left out) give
-# its table and figures; a selftest case failing on every outline boot and
-# passing on every =n boot fails the report.
-outline_fixture() {	# outline_fixture <dir> <case to fail on outline, or "">
-	rm -rf "$1" && cp -r evaluation/bench/results-prod "$1" &&
-		rm -f "$1/figures.tsv" "$1/table.md" "$1/table-outline.md" &&
-		/usr/bin/python3 - "$1" "$2" <<'PY'
+# bench-prod-report with the out-of-line kernel and the GCC pair:
+# results-prod's calls and consoles with made-up kernels, each from one of
+# the run's (outline from =y, every count 7 more; gcc-off from =n, 2 more;
+# gcc-prod from =y, 9 more; the run's own boots of those kernels, where it
+# has them, left out) give their tables and figures; a selftest case
+# failing on every boot of a =y kernel and passing on every boot of its =n
+# fails the report.
+kernel_fixture() {	# kernel_fixture <dir> <kernel> <from> <added> <case to fail on it, or "">
+	[ -d "$1" ] || { cp -r evaluation/bench/results-prod "$1" &&
+		rm -f "$1/figures.tsv" "$1/table.md" "$1/table-outline.md" "$1/table-gcc.md"; } &&
+		/usr/bin/python3 - "$@" <<'PY'
 import gzip, os, sys
-d, fail = sys.argv[1], sys.argv[2]
+d, new, src, add, fail = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 def rows(f):
     with gzip.open(os.path.join(d, f), "rt") as h:
         return h.read().splitlines()
 def out(f, lines):
     with gzip.open(os.path.join(d, f), "wt") as h:
         h.write("\n".join(lines) + "\n")
-# The run's own outline boots, if it has them, give way to the made-up ones.
-calls = [l for l in rows("calls.tsv.gz") if l.startswith("#") or l.split("\t")[1] != "outline"]
+# The run's own boots of the kernel, if it has them, give way to the made-up ones.
+calls = [l for l in rows("calls.tsv.gz") if l.startswith("#") or l.split("\t")[1] != new]
 for l in list(calls):
     f = l.split("\t")
-    if f[0].startswith("#") or f[1] != "prod":
+    if f[0].startswith("#") or f[1] != src:
         continue
-    f[0], f[1], f[4] = f[0].replace("-prod-", "-outline-"), "outline", str(int(f[4]) + 7)
+    f[0], f[1], f[4] = f[0].replace(f"-{src}-", f"-{new}-"), new, str(int(f[4]) + add)
     calls.append("\t".join(f))
 out("calls.tsv.gz", calls)
-cons = [l for l in rows("consoles.tsv.gz") if not l.startswith("prodbench-outline-")]
+cons = [l for l in rows("consoles.tsv.gz") if not l.startswith(f"prodbench-{new}-")]
 for l in list(cons):
-    if l.startswith("prodbench-prod-"):
-        l = l.replace("prodbench-prod-", "prodbench-outline-", 1)
+    if l.startswith(f"prodbench-{src}-"):
+        l = l.replace(f"prodbench-{src}-", f"prodbench-{new}-", 1)
         if fail and l.endswith(" " + fail):
             l = l.replace(" cgsel prod ok ", " cgsel prod not ok ")
         cons.append(l)
 out("consoles.tsv.gz", cons)
 with open(os.path.join(d, "boots.txt")) as h:
-    boots = [l for l in h.read().splitlines() if l.split()[1] != "outline"]
+    boots = [l for l in h.read().splitlines() if l.split()[1] != new]
 with open(os.path.join(d, "boots.txt"), "w") as h:
     h.write("".join(l + "\n" for l in boots))
     for l in boots:
-        if l.split()[1] == "prod":
-            h.write(l.replace("-prod-", "-outline-").replace(" prod ", " outline ") + "\n")
+        if l.split()[1] == src:
+            h.write(l.replace(f"-{src}-", f"-{new}-").replace(f" {src} ", f" {new} ") + "\n")
 with open(os.path.join(d, "left-out.tsv")) as h:
-    left = [l for l in h.read().splitlines() if l.split("\t")[1] != "outline"]
+    left = [l for l in h.read().splitlines() if l.split("\t")[1] != new]
 with open(os.path.join(d, "left-out.tsv"), "w") as h:
     h.write("".join(l + "\n" for l in left))
     for l in left:
-        if l.split("\t")[1] == "prod":
-            h.write(l.replace("\tprod\t", "\toutline\t") + "\n")
+        if l.split("\t")[1] == src:
+            h.write(l.replace(f"\t{src}\t", f"\t{new}\t") + "\n")
 PY
+}
+outline_fixture() { rm -rf "$1" && kernel_fixture "$1" outline prod 7 "$2"; }
+gcc_fixture() {	# gcc_fixture <dir> <case to fail on gcc-prod, or "">
+	rm -rf "$1" && kernel_fixture "$1" gcc-off off 2 "" && kernel_fixture "$1" gcc-prod prod 9 "$2"
 }
 if ! outline_fixture "$tmp/outline" ""; then
 	ko "bench-prod-report with an out-of-line kernel: the fixture could not be made from $rp"
@@ -556,6 +562,25 @@ if [ -n "$case" ] && grep -q "cgsel prod ok [0-9]* $case\$" <(zcat $rp/consoles.
 		ko "bench-prod-report: $case failing on every outline boot gave exit $rc"
 else
 	ko "bench-prod-report: no kselftest case of results-prod passed on every =n boot (the fixture needs one)"
+fi
+np=$(wc -l < $rp/pieces.txt)
+if ! gcc_fixture "$tmp/gcc" ""; then
+	ko "bench-prod-report with the GCC pair: the fixture could not be made from $rp"
+else
+	rc=0
+	/usr/bin/python3 scripts/bench-prod-report.py --calls "$tmp/gcc" > "$tmp/gcc.out" 2>&1 || rc=$?
+	rows=$(grep -c '^| [a-z_]* (`' "$tmp/gcc/table-gcc.md" 2>/dev/null)
+	[ "$rc" = 0 ] && [ "${rows:-0}" = "$np" ] && grep -q '^pick\.gcc-prod_gcc-off\.sets	' "$tmp/gcc/figures.tsv" &&
+		grep -q '^boots\.gcc-prod	5$' "$tmp/gcc/figures.tsv" && grep -q '^boots\.gcc-off	5$' "$tmp/gcc/figures.tsv" &&
+		ok "bench-prod-report: the GCC pair gets its table ($rows pieces) and figures" ||
+		ko "bench-prod-report with the GCC pair: exit $rc, ${rows:-0} of $np table rows"
+fi
+if [ -n "$case" ] && gcc_fixture "$tmp/gcc" "$case"; then
+	rc=0
+	/usr/bin/python3 scripts/bench-prod-report.py --calls "$tmp/gcc" > "$tmp/gcc.out" 2>&1 || rc=$?
+	[ "$rc" = 1 ] && grep -q "selftest $case fails on every gcc-prod boot and passes on every gcc-off boot" "$tmp/gcc.out" &&
+		ok "bench-prod-report: $case failing on every GCC =y boot fails the report" ||
+		ko "bench-prod-report: $case failing on every GCC =y boot gave exit $rc"
 fi
 
 # check-stock: the evaluation kernels' stock pick against 7.3's source.
