@@ -170,6 +170,31 @@ def strip_comments(t):
     return "\n".join(res)
 
 
+def strip_kconfig_text(t):
+    """A Kconfig file without what no build reads: comments, blank lines,
+    help texts and the prompts' words (a symbol's type, its prompt's
+    condition, defaults, dependencies and selects are kept), for the
+    staleness test: a reworded help or prompt builds the same kernel."""
+    out, helping, indent = [], False, 0
+    for line in t.split("\n"):
+        body = line.split("#", 1)[0] if '"' not in line else line
+        if not body.strip():
+            continue
+        width = len(line.expandtabs()) - len(line.expandtabs().lstrip())
+        if helping:
+            if width > indent:
+                continue
+            helping = False
+        word = body.split()[0]
+        if word in ("help", "---help---"):
+            helping, indent = True, width
+            continue
+        if word in ("bool", "tristate", "string", "hex", "int", "prompt"):
+            body = re.sub(r'"(?:[^"\\]|\\.)*"', '""', body, count=1)
+        out.append(re.sub(r"\s+", " ", body).strip())
+    return "\n".join(out)
+
+
 def code_of(commit, path):
     """The content a result measured: a patch's diff only (a patch without
     one: nothing); a C or Rust file without its comments and blank lines."""
@@ -179,6 +204,8 @@ def code_of(commit, path):
     t = r.stdout
     if path.endswith((".rs", ".c", ".h")):
         return strip_comments(t)
+    if os.path.basename(path).startswith("Kconfig"):
+        return strip_kconfig_text(t)
     if path.startswith("patches/") and not path.endswith(".patch"):
         return ""   # the cover letter: text (the series: see series_of())
     if path.startswith("patches/") and path.endswith(".patch"):
@@ -246,7 +273,11 @@ def patched(commit, names):
                 t = open(os.path.join(tree, f)).read()
             except OSError:
                 t = None
-            view["kernel:" + f] = strip_comments(t) if t and f.endswith((".c", ".h", ".rs")) else t
+            if t and f.endswith((".c", ".h", ".rs")):
+                t = strip_comments(t)
+            elif t and os.path.basename(f).startswith("Kconfig"):
+                t = strip_kconfig_text(t)
+            view["kernel:" + f] = t
     return view
 
 

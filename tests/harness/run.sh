@@ -330,6 +330,20 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation
 		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a comment in measured code"
 		expect 0 "check-claims after a comment added to code a run measured and a line wrapped" \
 			/usr/bin/python3 "$c/scripts/check-claims.py"
+		# A Kconfig prompt and help text reworded build the same kernel
+		# (patch 0005's lib/Kconfig.debug); a dependency changed does not.
+		sed -i 's/^+\tbool "KUnit tests of /+\tbool "KUnit test of /; s/^+\t  Builds the KUnit suite sched_fair/+\t  Builds the suite sched_fair/' \
+			"$c"/patches/0005-*.patch
+		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a Kconfig prompt and help reworded"
+		expect 0 "check-claims after a Kconfig prompt and help text reworded" \
+			/usr/bin/python3 "$c/scripts/check-claims.py"
+		sed -i 's/^+\tdepends on KUNIT=y && SMP && 64BIT$/+\tdepends on KUNIT=y \&\& SMP/' "$c"/patches/0005-*.patch
+		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a Kconfig dependency changed"
+		expect 1 "check-claims after a Kconfig dependency changed" \
+			/usr/bin/python3 "$c/scripts/check-claims.py"
+		grep -q "the code it measures changed since: .*kernel:lib/Kconfig.debug" "$tmp/out" &&
+			ok "check-claims names lib/Kconfig.debug" || ko "check-claims did not name lib/Kconfig.debug"
+		git -C "$c" -c user.name=h -c user.email=h@h revert --no-edit HEAD > /dev/null
 		# A move is not a change: the pick's file to another folder (the
 		# series' map says where it goes in the kernel), a measured script
 		# renamed and a reference to it updated.
