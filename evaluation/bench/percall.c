@@ -18,6 +18,13 @@
  *                            segment is one run on one side)
  *   irq <addr>               an interrupt or exception entry, or the context
  *                            switch: a call it lands in is not recorded
+ *   route <addr> <bit>       an instruction that stands for a decision of a
+ *                            measured piece (scripts/routes.py finds it by
+ *                            its source line): each time it runs, bit <bit>
+ *                            (< 24) is set in every open call's route mask,
+ *                            and that call's count of it (the low byte of a
+ *                            counting route, bit 24 and up: <bit> 24-31 adds
+ *                            to the count instead, saturating at 255)
  *
  * An indirect call site's pending return is dropped when the site's return
  * address is reached or a direct call of a measured function comes first, so
@@ -36,7 +43,10 @@
  * At exit the log gets one summary line per segment and function; with raw=
  * every call's record (6 x uint32: instructions, data lines, instruction
  * lines, L1D misses, L2 misses, measured calls made inside it) goes to
- * <dir>/<segment>.<function>. A function whose name starts with "pair_" (one
+ * <dir>/<segment>.<function>, and, when the configuration has routes, the
+ * call's route word (one uint32 per record, in the same order: the
+ * decision bits 0-23, the count of the counting route in bits 24-31) to
+ * <dir>/<segment>.<function>.routes. A function whose name starts with "pair_" (one
  * side of a check that runs every side once per event, in the same order)
  * also gets a record for each disturbed call, all fields UINT32_MAX, so
  * that its records pair up with the other sides' by position.
@@ -73,6 +83,7 @@ struct cache {
 struct frame {
 	uint64_t ret, ins0, l1m0, l2m0;
 	unsigned int fn, seg, nd, ni, nused, disturbed, nested;
+	uint32_t route;
 	uint64_t *set;			/* open addressing, 0 = empty */
 	uint32_t *used;			/* slots to clear */
 };
@@ -85,7 +96,7 @@ struct vcpu {
 	struct cache l1, l2;
 };
 
-struct rec { uint32_t v[NR_METRICS]; };
+struct rec { uint32_t v[NR_METRICS]; uint32_t route; };
 
 struct series {
 	struct rec *r;
@@ -104,7 +115,8 @@ static struct vcpu vcpus[MAX_VCPUS];
 static char *fn_name[MAX_FNS];
 static int fn_pair[MAX_FNS];		/* "pair_": disturbed calls keep their place */
 static struct series data[MAX_SEGS][MAX_FNS];
-static struct map calls, callret, icalls, rets, entries, irqs;
+static struct map calls, callret, icalls, rets, entries, irqs, routes;
+static int have_routes;
 static uint64_t mark_addr;
 static unsigned int seg;
 static int cache_on;
@@ -246,6 +258,7 @@ static void record(struct vcpu *v, struct frame *f)
 	r->v[M_L1M] = v->l1m - f->l1m0;
 	r->v[M_L2M] = v->l2m - f->l2m0;
 	r->v[M_NESTED] = f->nested;
+	r->route = f->route;
 	if (f->disturbed)
 		for (i = 0; i < NR_METRICS; i++)
 			r->v[i] = UINT32_MAX;
@@ -272,6 +285,7 @@ static void push(struct vcpu *v, uint64_t ret, unsigned int fn, uint64_t ins0)
 	f->ret = ret;
 	f->disturbed = 0;
 	f->fn = fn;
+	f->route = 0;
 	f->seg = seg;
 	f->ins0 = ins0;
 	f->l1m0 = v->l1m;
@@ -340,6 +354,25 @@ static void irq_exec(unsigned int cpu, void *udata)
 
 	for (i = 0; i < v->depth; i++)
 		v->fr[i].disturbed = 1;
+}
+
+/*
+ * A route instruction ran: its bit into every open call's mask (bits 0-23),
+ * or one more in their count (bit 24 and up, saturating at 255).
+ */
+static void route_exec(unsigned int cpu, void *udata)
+{
+	struct vcpu *v = &vcpus[cpu % MAX_VCPUS];
+	unsigned int bit = (uintptr_t)udata, i;
+
+	for (i = 0; i < v->depth; i++) {
+		struct frame *f = &v->fr[i];
+
+		if (bit < 24)
+			f->route |= 1U << bit;
+		else if ((f->route >> 24) < 255)
+			f->route += 1U << 24;
+	}
 }
 
 static void mark_exec(unsigned int cpu, void *udata)
@@ -414,6 +447,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (map_get(&icalls, iva, &x))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, icall_exec, QEMU_PLUGIN_CB_NO_REGS,
 							       (void *)(uintptr_t)x);
+		if (map_get(&routes, iva, &x))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, route_exec, QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)x);
 		if (cache_on)
 			qemu_plugin_register_vcpu_mem_cb(insn, mem_exec, QEMU_PLUGIN_CB_NO_REGS,
 							 QEMU_PLUGIN_MEM_RW, NULL);
@@ -440,7 +476,21 @@ static void write_raw(unsigned int s, unsigned int f, const struct series *d)
 
 	snprintf(path, sizeof(path), "%s/%u.%s", raw_dir, s, fn_name[f]);
 	o = fopen(path, "wb");
-	if (!o || fwrite(d->r, sizeof(*d->r), d->n, o) != d->n)
+	for (size_t i = 0; o && i < d->n; i++)
+		if (fwrite(d->r[i].v, sizeof(d->r[i].v), 1, o) != 1)
+			break;
+	if (!o || ferror(o))
+		fprintf(stderr, "percall: cannot write %s\n", path);
+	if (o)
+		fclose(o);
+	if (!have_routes)
+		return;
+	snprintf(path, sizeof(path), "%s/%u.%s.routes", raw_dir, s, fn_name[f]);
+	o = fopen(path, "wb");
+	for (size_t i = 0; o && i < d->n; i++)
+		if (fwrite(&d->r[i].route, sizeof(d->r[i].route), 1, o) != 1)
+			break;
+	if (!o || ferror(o))
 		fprintf(stderr, "percall: cannot write %s\n", path);
 	if (o)
 		fclose(o);
@@ -527,6 +577,10 @@ static int read_conf(const char *path)
 			map_put(&entries, a, id);
 		} else if (!strcmp(kind, "irq") && sscanf(buf, "irq %" SCNx64, &a) == 1) {
 			map_put(&irqs, a, 1);
+		} else if (!strcmp(kind, "route") &&
+			   sscanf(buf, "route %" SCNx64 " %u", &a, &id) == 2 && id < 32) {
+			map_put(&routes, a, id);
+			have_routes = 1;
 		} else if (!strcmp(kind, "mark") && sscanf(buf, "mark %" SCNx64, &a) == 1) {
 			mark_addr = a;
 		} else {

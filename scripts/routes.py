@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The routes of the measured pieces, found by their source lines in a
+kernel's code (make bench-prod's per-call plugin sets a route's bit in the
+calls that run it: evaluation/bench/percall.c, "route").
+
+  routes.py <table> <kernel> <source tree> <vmlinux> <function>... > <conf lines>
+
+<table> (evaluation/bench/routes.txt) has one line per decision and code:
+
+  <piece> <decision> <bit> <kernels> <file> <function> | <source text>
+
+<kernels>: the kernels (comma-separated) whose code has this source text;
+<file> and <function>: where the text stands (the function's definition
+in that file of <source tree>; its name as it is written there, up to its
+opening parenthesis); <source text>: a fragment of one line, unique in the
+function, whose code runs exactly when the decision is taken. <bit> < 24:
+a decision (its bit is set in the calls that run any instruction the line
+table gives that line); 24 and up: a count (one per run of the line's
+first instruction in each block of consecutive addresses).
+
+<vmlinux> must have line tables for the objects the routes are in (fair.o
+and the sched_rust crate: scripts/build.sh builds them so for bench-prod),
+and <function>... are the functions of vmlinux to look in (those of
+fair.o and of the crate). Prints one "route <address> <bit>" line per
+instruction, and on stderr what each route resolved to. Fails (exit 1)
+when a route of the kernel resolves to no instruction: the table does not
+fit that kernel's code.
+"""
+import json
+import re
+import subprocess
+import sys
+
+
+def read_table(path, kernel):
+    rows = []
+    for n, line in enumerate(open(path), 1):
+        line = line.rstrip("\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        head, sep, text = line.partition(" | ")
+        f = head.split()
+        if not sep or len(f) != 6 or not f[2].isdigit() or int(f[2]) > 31:
+            sys.exit(f"routes.py: {path}:{n}: not '<piece> <decision> <bit> <kernels> <file> <function> | <text>'")
+        piece, decision, bit, kernels, file, fn = f
+        if kernel in kernels.split(","):
+            rows.append((piece, decision, int(bit), file, fn, text.strip(), n))
+    return rows
+
+
+def function_span(lines, fn):
+    """The lines (0-based, end excluded) of fn's definition: from the line
+    that names it followed by "(" and does not end with ";", to the first
+    line after it that is "}" at the start."""
+    pat = re.compile(r"(^|[^A-Za-z0-9_])" + re.escape(fn) + r"\s*(<[^>]*>)?\s*\(")
+    starts = [i for i, l in enumerate(lines)
+              if pat.search(l) and not l.startswith((" ", "\t", "#", "//", " *", "/*"))
+              and not l.rstrip().endswith(";")]
+    spans = []
+    for s in starts:
+        for e in range(s + 1, len(lines)):
+            if lines[e].startswith("}"):
+                spans.append((s, e + 1))
+                break
+    return spans
+
+
+def source_line(tree, file, fn, text, where):
+    lines = open(f"{tree}/{file}").read().split("\n")
+    spans = function_span(lines, fn)
+    if len(spans) != 1:
+        sys.exit(f"routes.py: {where}: {len(spans)} definitions of {fn} in {tree}/{file}, one wanted")
+    s, e = spans[0]
+    hits = [i for i in range(s, e) if text in lines[i]]
+    if len(hits) != 1:
+        sys.exit(f"routes.py: {where}: '{text}' is on {len(hits)} lines of {fn} in {file}, one wanted")
+    return hits[0] + 1
+
+
+def line_table(vmlinux, functions):
+    """[(address, {(file, line)...})] of every instruction of the functions,
+    in address order: the source lines of the instruction and of every call
+    site it is inlined through (llvm-symbolizer --inlining), so that a
+    line stands for the code of what it calls inline, too."""
+    out = subprocess.run(["llvm-objdump-19", "-d", "--no-show-raw-insn",
+                          "--disassemble-symbols=" + ",".join(functions), vmlinux],
+                         capture_output=True, text=True, check=True).stdout
+    addrs = [int(m[1], 16) for m in re.finditer(r"^\s*([0-9a-f]+):\s", out, re.M)]
+    if not addrs:
+        return []
+    sym = subprocess.run(["llvm-symbolizer-19", "--obj=" + vmlinux, "--inlining", "--output-style=JSON"],
+                         input="".join(f"0x{a:x}\n" for a in addrs),
+                         capture_output=True, text=True, check=True).stdout
+    rows = []
+    for a, line in zip(addrs, sym.strip().split("\n")):
+        frames = json.loads(line).get("Symbol", [])
+        rows.append((a, {(f["FileName"], f["Line"]) for f in frames if f.get("FileName")}))
+    return rows
+
+
+def main():
+    if len(sys.argv) < 6:
+        sys.exit(__doc__)
+    table, kernel, tree, vmlinux = sys.argv[1:5]
+    rows = read_table(table, kernel)
+    if not rows:
+        sys.exit(f"routes.py: no route of {kernel} in {table}")
+    insns = line_table(vmlinux, sys.argv[5:])
+    if not insns:
+        sys.exit(f"routes.py: no line table for {' '.join(sys.argv[5:])} in {vmlinux}")
+    bad = 0
+    for piece, decision, bit, file, fn, text, n in rows:
+        ln = source_line(tree, file, fn, text, f"{table}:{n}")
+        addrs = [a for a, where in insns if any(f.endswith("/" + file) and l == ln for f, l in where)]
+        if bit >= 24:
+            # A count: the first instruction of each run of consecutive ones.
+            first, prev = [], None
+            order = [a for a, _ in insns]
+            for a in addrs:
+                i = order.index(a)
+                if prev is None or order[i - 1] != prev:
+                    first.append(a)
+                prev = a
+            addrs = first
+        print(f"routes {kernel}: {piece} {decision} (bit {bit}): {file}:{ln} ({fn}), "
+              f"{len(addrs)} instruction(s)", file=sys.stderr)
+        if not addrs:
+            print(f"routes {kernel}: FAIL: {piece} {decision}: no instruction of {file}:{ln} "
+                  f"'{text}' in {' '.join(sys.argv[5:])}", file=sys.stderr)
+            bad += 1
+        for a in addrs:
+            print(f"route {a:x} {bit}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
