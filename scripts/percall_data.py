@@ -31,13 +31,16 @@ def pct(sorted_v, p):
 HOLE = 0xFFFFFFFF
 
 
-def load(raw_dir, console, log, pieces, ordered=None):
+def load(raw_dir, console, log, pieces, ordered=None, routes=None):
     """Returns (runs, records, excluded, problem): the runs as [side, workload],
     records[(piece, workload, side)] the list of each recorded call's RECORD
     fields, excluded[(piece, workload, side)] the calls left out, and problem
     why nothing was loaded (None if it was). With `ordered` (a dict), it also
     gets, per (piece, workload, side) of a pair_ piece, its calls in the order
-    they ended, a disturbed one as None."""
+    they ended, a disturbed one as None. With `routes` (a dict), it also gets,
+    per (piece, workload, side), the route word of each recorded call, in the
+    order of records (the plugin's <segment>.<piece>.routes; None for a piece
+    whose run has no such file)."""
     runs = [l.split()[2:4] for l in console.splitlines() if l.startswith("sched_rust: pcrun ")]
     segs = re.search(r"^percall_segments (\d+)", log, re.M)
     if not runs or runs[-1] != ["end", "end"]:
@@ -64,6 +67,18 @@ def load(raw_dir, console, log, pieces, ordered=None):
             holes = [r[0] == HOLE and r[-1] == HOLE for r in recs]
             records.setdefault((piece, wl, side), []).extend(
                 r for r, h in zip(recs, holes) if not h)
+            if routes is not None:
+                words = None
+                if os.path.exists(path + ".routes"):
+                    w = array.array("I")
+                    with open(path + ".routes", "rb") as f:
+                        w.frombytes(f.read())
+                    if len(w) != len(recs):
+                        return runs, {}, {}, (f"{path}.routes has {len(w)} route words for "
+                                              f"{len(recs)} records")
+                    words = [x for x, h in zip(w, holes) if not h]
+                routes.setdefault((piece, wl, side), []).extend(
+                    words if words is not None else [None] * sum(not h for h in holes))
             if ordered is not None and piece.startswith("pair_"):
                 ordered.setdefault((piece, wl, side), []).extend(
                     None if h else r for r, h in zip(recs, holes))
