@@ -107,6 +107,70 @@ def write_calls(rdir, order, _unused):
                     f.write(f"{name}\t{kernel}\t{idx}\t{piece}\t{x}\t{k}\n")
 
 
+# The pick's route word (evaluation/bench/routes.txt, scripts/routes.py):
+# the bits its lines set, and the heap's steps counted in bits 24-31.
+PICK_BITS = {"single": 0, "buddy": 1, "past_buddy": 2, "tested": 3, "heap": 4}
+ROUTED = ("pick", "pick_wakeup")
+
+
+def pick_route(word):
+    """The decisions a call of a piece that picks took, by the lines it ran:
+    'none' (no pick ran), else a '+'-joined set of single, buddy, protect
+    (curr tested, the leftmost not), fast (the leftmost tested, no heap
+    search) and heap (with its steps: heap<=2, heap<=4, heap>4); several
+    when the call picked at several levels of the hierarchy; 'invalid (...)'
+    for a set of lines no route runs (the table does not fit the code)."""
+    b = {k: bool(word >> v & 1) for k, v in PICK_BITS.items()}
+    steps = word >> 24
+    problem = None
+    if b["heap"] and not b["tested"]:
+        problem = "heap search without the leftmost tested"
+    elif b["tested"] and not b["past_buddy"]:
+        problem = "the leftmost tested without curr tested"
+    labels = []
+    if b["single"]:
+        labels.append("single")
+    if b["buddy"]:
+        labels.append("buddy")
+    if b["past_buddy"] and not b["tested"]:
+        labels.append("protect")
+    if b["tested"] and not b["heap"]:
+        labels.append("fast")
+    if b["heap"]:
+        labels.append("heap<=2" if steps <= 2 else "heap<=4" if steps <= 4 else "heap>4")
+    if problem:
+        return f"invalid ({problem})"
+    return "+".join(labels) or "none"
+
+
+def write_routes(rdir, rows):
+    """routes.tsv.gz: per boot and routed piece, each route with each
+    instruction count and how many calls took both."""
+    with gzip.open(os.path.join(rdir, "routes.tsv.gz"), "wt") as f:
+        f.write("# boot\tkernel\tset\tpiece\troute\tinstructions\tcalls\n")
+        for (name, kernel, idx), per in rows:
+            for piece, v in per.items():
+                for (route, x), k in sorted(Counter(v).items()):
+                    f.write(f"{name}\t{kernel}\t{idx}\t{piece}\t{route}\t{x}\t{k}\n")
+
+
+def read_routes(rdir):
+    """{(name, kernel, set): {piece: [(route, instructions)]}} of routes.tsv.gz,
+    or {} for a run without routes."""
+    out = {}
+    path = os.path.join(rdir, "routes.tsv.gz")
+    if not os.path.exists(path):
+        return out
+    with gzip.open(path, "rt") as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            name, kernel, idx, piece, route, x, k = line.rstrip("\n").split("\t")
+            out.setdefault((name, kernel, int(idx)), {}).setdefault(piece, []).extend(
+                [(route, int(x))] * int(k))
+    return out
+
+
 CONSOLE_LINES = re.compile(r"^sched_rust: (?:wbench|cgsel|stress_suite) .*$", re.M)
 CONSOLES = {}
 
@@ -275,8 +339,10 @@ def main():
     # Per-call records per piece, kernel and boot.
     calls = {}    # (piece, kernel) -> [list per boot]
     left = {}     # (piece, kernel) -> calls left out
+    routed = {}        # (name, kernel, set) -> {piece: [(route, instructions)]}
     if from_calls:
         kept = read_calls(rdir)
+        routed = read_routes(rdir)
         read_consoles(rdir)
         for line in read(os.path.join(rdir, "left-out.tsv")).splitlines():
             piece, kernel, n = line.split("\t")
@@ -285,19 +351,30 @@ def main():
         kept = {}
         for name, kernel, idx, rc in bl:
             d = os.path.join(rdir, name)
+            words = {}
             runs, records, excluded, why = percall_data.load(
                 os.path.join(d, "raw"), read(os.path.join(d, "console.log")),
-                read(os.path.join(d, "percall.log")), list(pieces))
+                read(os.path.join(d, "percall.log")), list(pieces), routes=words)
             if why:
                 problems.append(f"{name}: {why}")
                 continue
             kept[(name, kernel, idx)] = {
                 piece: [r[0] for (p, wl, side), recs in records.items() if p == piece for r in recs]
                 for piece in pieces}
+            per = {}
+            for piece in ROUTED:
+                pairs = [(w, r[0]) for key, recs in records.items() if key[0] == piece
+                         for r, w in zip(recs, words.get(key, [None] * len(recs)))]
+                if pairs and all(w is not None for w, _ in pairs):
+                    per[piece] = [(pick_route(w), x) for w, x in pairs]
+            if per:
+                routed[(name, kernel, idx)] = per
             for piece in pieces:
                 left[(piece, kernel)] = left.get((piece, kernel), 0) + sum(
                     n for (p, wl, side), n in excluded.items() if p == piece)
         write_calls(rdir, sorted(kept.items(), key=lambda t: (t[0][2], t[0][0])), None)
+        if routed:
+            write_routes(rdir, sorted(routed.items(), key=lambda t: (t[0][2], t[0][0])))
         write_consoles(rdir, [b[0] for b in bl])
         with open(os.path.join(rdir, "left-out.tsv"), "w") as f:
             for (piece, kernel), n in sorted(left.items()):
@@ -472,6 +549,62 @@ def main():
         print()
 
     plot(rdir, plot_rows)
+
+    # The routes: the calls of each routed piece by the decisions they took
+    # (the lines they ran), paired across the kernels by decision.
+    if routed:
+        rows = []
+        print("Routes (evaluation/bench/routes.txt: the decisions a call took, by the source lines it ran;")
+        print("share of the calls, median and mean instructions per kernel; =y/=n of the means over the")
+        print("sets of boots where both have the route in every set):")
+        for piece in ROUTED:
+            boots_of = {}   # kernel -> [each boot's (route, instructions)], in set order
+            for (name, kernel, idx), per in sorted(routed.items(), key=lambda t: (t[0][2], t[0][0])):
+                if piece in per:
+                    boots_of.setdefault(kernel, []).append(per[piece])
+            by = {kernel: {route: [[x for r, x in b if r == route] for b in bs]
+                           for route in {r for b in bs for r, _ in b}}
+                  for kernel, bs in boots_of.items()}   # kernel -> route -> per boot lists
+            if not by:
+                continue
+            for kernel, per in by.items():
+                for route in per:
+                    if route.startswith("invalid"):
+                        problems.append(f"{piece} on {kernel}: {sum(map(len, per[route]))} calls with {route}")
+            routes = sorted({r for per in by.values() for r in per},
+                            key=lambda r: -sum(len(x) for per in by.values() for x in per.get(r, [])))
+            print(f"  {piece} ({pieces.get(piece, '?')})")
+            for route in routes:
+                cells = []
+                for kernel in KERNELS:
+                    lists = by.get(kernel, {}).get(route, [])
+                    v = sorted(x for b in lists for x in b)
+                    total = sum(len(b) for r in by.get(kernel, {}).values() for b in r)
+                    if not v or not total:
+                        cells.append(f"{kernel} -")
+                        continue
+                    share = 100 * len(v) / total
+                    fig(f"route.{piece}.{route}.{kernel}.share", f"{share:.2f}%")
+                    fig(f"route.{piece}.{route}.{kernel}.median", percall_data.pct(v, 50))
+                    fig(f"route.{piece}.{route}.{kernel}.mean", f"{percall_data.mean(v):.1f}")
+                    cells.append(f"{kernel} {share:.2f}% {percall_data.pct(v, 50)}/{percall_data.mean(v):.1f}")
+                ratio = ""
+                pa, pb = by.get("off", {}).get(route, []), by.get("prod", {}).get(route, [])
+                ps = per_set(pa, pb) if len(pa) == len(pb) else None
+                if ps:
+                    g = ps[0]
+                    ratio = f"; =y/=n {g.est:.3f} [{g.lo:.3f}, {g.hi:.3f}]"
+                    fig(f"route.{piece}.{route}.prod_off.sets", f"{g.est:.3f}")
+                print(f"    {route:16s} " + ", ".join(cells) + ratio)
+                rows.append((piece, route, cells, ratio))
+        print()
+        with open(os.path.join(rdir, "routes.md"), "w") as f:
+            f.write("| piece | route | " + " | ".join(f"{k}: share, median/mean" for k in KERNELS)
+                    + " | `=y`/`=n` of the means over the sets |\n")
+            f.write("|---|---|" + "---|" * len(KERNELS) + "---|\n")
+            for piece, route, cells, ratio in rows:
+                f.write(f"| {piece} | {route} | " + " | ".join(c.split(" ", 1)[1] for c in cells)
+                        + f" | {ratio.lstrip('; =y/=n ')} |\n")
 
     # The workloads' own figures.
     wb = {}
