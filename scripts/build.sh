@@ -140,12 +140,27 @@ rc=0
 ticker=$!
 targets=$(basename "$KIMAGE")
 [ "$flavour" = rustmin ] && targets="kernel/sched/rust/ kernel/sched/fair.o"
+# The production flavours (those make bench-prod measures) get line tables
+# for fair.o and the sched_rust crate only, so that scripts/routes.py can
+# name the instructions of each route in the kernel measured: debug
+# information does not change the code (clang's -gline-tables-only, GCC's
+# -g1, rustc's line-tables-only; scripts/check-lines.sh compares the
+# executable sections with a build without them). x86_64 only: arm64's
+# kernel/sched/rust/Makefile sets RUSTFLAGS_sched_rust.o itself.
+lines=()
+case $flavour in prod|off|stock|outline|gcc-prod|gcc-off)
+	if [ "$KARCH" = x86_64 ]; then
+		g=-gline-tables-only
+		[ "${KCC:-clang}" = gcc ] && g=-g1
+		lines=("CFLAGS_fair.o=$g" "RUSTFLAGS_sched_rust.o=-Cdebuginfo=line-tables-only")
+	fi ;;
+esac
 if [ "${V:-0}" != 0 ]; then
 	# V=1: the kernel's verbose build on the terminal as well as in the log.
 	kill $ticker 2>/dev/null
-	kmake O="$B" -j"$(nproc)" V="$V" $targets 2>&1 | tee "$B/build.log" >&2 || rc=$?
+	kmake O="$B" -j"$(nproc)" V="$V" "${lines[@]}" $targets 2>&1 | tee "$B/build.log" >&2 || rc=$?
 else
-	kmake O="$B" -j"$(nproc)" $targets > "$B/build.log" 2>&1 || rc=$?
+	kmake O="$B" -j"$(nproc)" "${lines[@]}" $targets > "$B/build.log" 2>&1 || rc=$?
 fi
 kill $ticker 2>/dev/null
 wait $ticker 2>/dev/null || true
