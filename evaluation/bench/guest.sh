@@ -360,6 +360,24 @@ percall_run() {	# percall_run <side> <workload and its arguments>
 		btool hackbench -p -f 10 -g $2 -l $3 ;;
 	switch*)	# switch <seconds>: stress-ng's pipe ping-pong, 1 pair
 		btool stress-ng --temp-path /tmp --switch 1 --timeout ${2#switch } ;;
+	crowd*)	# crowd <tasks> <seconds>: CPU-bound tasks of nice -4 to 4 on
+		# CPU 1, half of them napping: one cfs_rq of many entities of
+		# mixed weights and lags, where the leftmost is not always
+		# eligible (the pick's heap search)
+		set -- $2
+		local i=0 pids=
+		while [ $i -lt $2 ]; do
+			if [ $((i % 2)) = 0 ]; then
+				taskset -c 1 nice -n $((i % 9 - 4)) sh -c 'while :; do :; done' &
+			else
+				taskset -c 1 nice -n $((i % 9 - 4)) sh -c 'while :; do i=0; while [ $i -lt 200 ]; do i=$((i + 1)); done; usleep 2000; done' &
+			fi
+			pids="$pids $!"
+			i=$((i + 1))
+		done
+		sleep $3
+		kill $pids
+		wait $pids 2>/dev/null ;;
 	*)	sb $2 > /dev/null ;;
 	esac
 }
@@ -562,7 +580,7 @@ prodbench() {
 	[ -f $knob ] && tol=$(cat $knob) && echo 100 > $knob
 	r=0
 	while [ $r -lt $rounds ]; do
-		for w in "hackbench 2 30" "wake 32 1" "switch 1" "cgtree 4 4" "llc 3"; do
+		for w in "hackbench 2 30" "wake 32 1" "switch 1" "cgtree 4 4" "llc 3" "crowd 16 3"; do
 			percall_run $KSIDE "$w"
 		done
 		r=$((r + 1))
