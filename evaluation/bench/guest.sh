@@ -368,10 +368,11 @@ percall_run() {	# percall_run <side> <workload and its arguments>
 		local i=0 pids=
 		while [ $i -lt $2 ]; do
 			if [ $((i % 2)) = 0 ]; then
-				taskset -c 1 nice -n $((i % 9 - 4)) sh -c 'while :; do :; done' &
+				taskset -c 1 sh -c 'while :; do :; done' &
 			else
-				taskset -c 1 nice -n $((i % 9 - 4)) sh -c 'while :; do i=0; while [ $i -lt 200 ]; do i=$((i + 1)); done; usleep 2000; done' &
+				taskset -c 1 sh -c 'while :; do i=0; while [ $i -lt 200 ]; do i=$((i + 1)); done; usleep 2000; done' &
 			fi
+			renice -n $((i % 9 - 4)) -p $! > /dev/null
 			pids="$pids $!"
 			i=$((i + 1))
 		done
