@@ -181,5 +181,27 @@ prod_percall_conf() {
 	[ "$KARCH" = arm64 ] && mark=__arm64_sys_sethostname
 	for k in "$@"; do
 		percall_conf "$(bdir "$k")" "$R/percall-$k.conf" "$sites" "$mark"
+		[ "$KARCH" = x86_64 ] && prod_routes_conf "$R" "$k"
 	done
+}
+
+# prod_routes_conf <results dir> <kernel>: the route lines of the kernel's
+# plugin configuration (scripts/routes.py on evaluation/bench/routes.txt,
+# through the line tables scripts/build.sh gives fair.o and the crate, in
+# the functions of those objects), after scripts/check-lines.sh has shown
+# that the line tables leave their code as it is. What each route resolved
+# to goes to <dir>/routes-<kernel>.txt.
+prod_routes_conf() {
+	local R=$1 k=$2 B tree fns o
+	B=$(bdir "$k")
+	tree=$WORK
+	[ "$k" = stock ] && tree=$PRISTINE
+	"$TOP/scripts/check-lines.sh" "$k" || die "bench-prod: $k: the line tables change the code measured"
+	fns=$(for o in "$B/kernel/sched/fair.o" "$B/kernel/sched/rust/sched_rust.o"; do
+		[ -f "$o" ] && llvm-nm$LLVM_SUFFIX --defined-only "$o" | awk '$2 ~ /^[tT]$/ { print $3 }'
+	done | sort -u)
+	# shellcheck disable=SC2086 # the functions, one argument each
+	/usr/bin/python3 "$TOP/scripts/routes.py" "$TOP/evaluation/bench/routes.txt" "$k" "$tree" \
+		"$B/vmlinux" $fns >> "$R/percall-$k.conf" 2> "$R/routes-$k.txt" ||
+		{ cat "$R/routes-$k.txt" >&2; die "bench-prod: $k: a route of evaluation/bench/routes.txt has no instruction"; }
 }
