@@ -343,6 +343,8 @@ def main():
     if from_calls:
         kept = read_calls(rdir)
         routed = read_routes(rdir)
+        if not routed and any(f.startswith("routes-") for f in os.listdir(rdir)):
+            problems.append("the run configured routes (routes-<kernel>.txt) but routes.tsv.gz has none")
         read_consoles(rdir)
         for line in read(os.path.join(rdir, "left-out.tsv")).splitlines():
             piece, kernel, n = line.split("\t")
@@ -362,11 +364,16 @@ def main():
                 piece: [r[0] for (p, wl, side), recs in records.items() if p == piece for r in recs]
                 for piece in pieces}
             per = {}
+            configured = os.path.exists(os.path.join(rdir, f"routes-{kernel}.txt"))
             for piece in ROUTED:
                 pairs = [(w, r[0]) for key, recs in records.items() if key[0] == piece
                          for r, w in zip(recs, words.get(key, [None] * len(recs)))]
                 if pairs and all(w is not None for w, _ in pairs):
                     per[piece] = [(pick_route(w), x) for w, x in pairs]
+                elif configured and piece in pieces:
+                    # The run configured routes: a call without its word is lost data.
+                    problems.append(f"{name}: {piece}: {sum(w is None for w, _ in pairs)} of {len(pairs)} "
+                                    "calls without a route word, though the run configured routes")
             if per:
                 routed[(name, kernel, idx)] = per
             for piece in pieces:
