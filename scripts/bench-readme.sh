@@ -33,6 +33,9 @@ if [ "${BENCH_README:-}" = prod ]; then
 	cp "$R/calls.tsv.gz" "$R/consoles.tsv.gz" "$R/left-out.tsv" "$R/boots.txt" "$R/pieces.txt" "$R/figures.tsv" "$R/table.md" "$dst/"
 	[ -f "$R/table-outline.md" ] && cp "$R/table-outline.md" "$dst/"
 	[ -f "$R/table-gcc.md" ] && cp "$R/table-gcc.md" "$dst/"
+	for f in "$R"/routes.md "$R"/routes.tsv.gz "$R"/routes-*.txt; do
+		[ -f "$f" ] && cp "$f" "$dst/"
+	done
 	[ -f "$R/ratios.svg" ] && cp "$R/ratios.svg" "$dst/"
 	# The committed calls give the same report (figures.tsv included).
 	/usr/bin/python3 "$TOP/scripts/bench-prod-report.py" --calls "$dst" | cmp -s - "$R/report.txt" ||
@@ -63,6 +66,13 @@ if [ "${BENCH_README:-}" = prod ]; then
 			echo "means over the sets of boots beside the control's (update_rq_clock(), identical code):"
 			echo
 			cat "$R/table-outline.md"
+			echo
+		fi
+		if [ -f "$R/routes.md" ]; then
+			echo "The pick's routes, by the code each call ran (evaluation/bench/routes.txt; what each"
+			echo "route's lines resolved to in each kernel: routes-<kernel>.txt):"
+			echo
+			cat "$R/routes.md"
 			echo
 		fi
 		if [ -f "$R/table-gcc.md" ]; then

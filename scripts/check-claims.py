@@ -86,7 +86,7 @@ import tempfile
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLAIMS = os.path.join(TOP, "evaluation/bench/claims")
 # The files of a result that its recomputation writes again.
-GENERATED = ("figures.tsv", "table.md", "table-outline.md", "table-gcc.md")
+GENERATED = ("figures.tsv", "table.md", "table-outline.md", "table-gcc.md", "routes.md")
 
 FIGURE = re.compile(
     r"(?<![\w.,/])(?<![A-Za-z_]-)(?:"
