@@ -597,6 +597,36 @@ if [ -n "$case" ] && gcc_fixture "$tmp/gcc" "$case"; then
 		ko "bench-prod-report: $case failing on every GCC =y boot gave exit $rc"
 fi
 
+# routes.py: the C twin's pick of make test's kernel (full debug
+# information) resolves by its source lines; a line without code, and a
+# text found on two lines of its function, fail.
+bt=$(bdir test)
+if [ -f "$bt/vmlinux" ] && [ -f "$WORK/kernel/sched/fair.c" ]; then
+	t='kernel/sched/fair.c SCHED_C(pick_eevdf)'
+	{
+		echo "pick single 0 testc $t | return curr && curr->on_rq ? curr : __pick_first_entity(cfs_rq);"
+		echo "pick buddy 1 testc $t | return cfs_rq->next;"
+		echo "pick tested 3 testc $t | if (node && __vruntime_eligible(&e, __node_2_se(node)->vruntime)) {"
+		echo "pick heap 4 testc $t | node = cfs_rq->tasks_timeline.rb_root.rb_node;"
+		echo "pick heap_steps 24 testc $t | while ((left = node->rb_left) &&"
+	} > "$tmp/routes.txt"
+	expect 0 "routes.py on make test's C twin of the pick" \
+		/usr/bin/python3 scripts/routes.py "$tmp/routes.txt" testc "$WORK" "$bt/vmlinux" pick_eevdf_c
+	[ "$(grep -c '^route ' "$tmp/out")" -ge 5 ] && ok "routes.py: an instruction for each of the 5 routes" ||
+		ko "routes.py gave $(grep -c '^route ' "$tmp/out") route lines for 5 routes"
+	echo "pick none 5 testc $t | * Picking the ->next buddy will affect latency but not fairness." >> "$tmp/routes.txt"
+	expect 1 "routes.py with a route on a comment line" \
+		/usr/bin/python3 scripts/routes.py "$tmp/routes.txt" testc "$WORK" "$bt/vmlinux" pick_eevdf_c
+	grep -q "FAIL: pick none: no instruction" "$tmp/out" && ok "routes.py names the route without code" ||
+		ko "routes.py did not name the route without code"
+	sed -i '$d' "$tmp/routes.txt"
+	echo "pick twice 5 testc $t | return curr;" >> "$tmp/routes.txt"
+	expect 1 "routes.py with a text on two lines of its function" \
+		/usr/bin/python3 scripts/routes.py "$tmp/routes.txt" testc "$WORK" "$bt/vmlinux" pick_eevdf_c
+else
+	sk "no make test kernel ($bt/vmlinux) or overlaid fair.c: the routes.py cases"
+fi
+
 # check-stock: the evaluation kernels' stock pick against 7.3's source.
 fd=evaluation/kernel/sched/rust/debug/fair_debug.c
 if [ -f "$PRISTINE/kernel/sched/fair.c" ]; then
