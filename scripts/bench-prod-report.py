@@ -110,7 +110,7 @@ def write_calls(rdir, order, _unused):
 # The pick's route word (evaluation/bench/routes.txt, scripts/routes.py):
 # the bits its lines set, and the heap's steps counted in bits 24-31.
 PICK_BITS = {"single": 0, "buddy": 1, "past_buddy": 2, "tested": 3, "heap": 4}
-ROUTED = ("pick", "pick_wakeup")
+ROUTED = ("pick", "pick_wakeup", "enqueue", "dequeue")
 
 
 def pick_route(word):
@@ -141,6 +141,15 @@ def pick_route(word):
     if problem:
         return f"invalid ({problem})"
     return "+".join(labels) or "none"
+
+
+def route_of(piece, word):
+    """The route label of a call of a routed piece: the pick's decisions
+    (pick_route()); the LLC accounting's update (bit 0: the counters
+    updated) or no_update."""
+    if piece in ("pick", "pick_wakeup"):
+        return pick_route(word)
+    return "update" if word & 1 else "no_update"
 
 
 def write_routes(rdir, rows):
@@ -369,7 +378,7 @@ def main():
                 pairs = [(w, r[0]) for key, recs in records.items() if key[0] == piece
                          for r, w in zip(recs, words.get(key, [None] * len(recs)))]
                 if pairs and all(w is not None for w, _ in pairs):
-                    per[piece] = [(pick_route(w), x) for w, x in pairs]
+                    per[piece] = [(route_of(piece, w), x) for w, x in pairs]
                 elif configured and piece in pieces:
                     # The run configured routes: a call without its word is lost data.
                     problems.append(f"{name}: {piece}: {sum(w is None for w, _ in pairs)} of {len(pairs)} "

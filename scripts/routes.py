@@ -56,7 +56,7 @@ def function_span(lines, fn):
     pat = re.compile(r"(^|[^A-Za-z0-9_])" + re.escape(fn) + r"\s*(<[^>]*>)?\s*\(")
     starts = [i for i, l in enumerate(lines)
               if pat.search(l) and not l.startswith((" ", "\t", "#", "//", " *", "/*"))
-              and not l.rstrip().endswith(";")]
+              and not l.rstrip().endswith((";", "{}"))]
     spans = []
     for s in starts:
         for e in range(s + 1, len(lines)):
