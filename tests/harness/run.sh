@@ -627,6 +627,21 @@ else
 	sk "no make test kernel ($bt/vmlinux) or overlaid fair.c: the routes.py cases"
 fi
 
+# The report's reading of a pick's route word (bits: single 0, buddy 1,
+# past_buddy 2, tested 3, heap 4; the heap's steps from bit 24).
+got=$(/usr/bin/python3 - <<'PY'
+import importlib.util
+spec = importlib.util.spec_from_file_location("r", "scripts/bench-prod-report.py")
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+for w in (0, 1, 2, 4, 4 | 8, 4 | 8 | 16 | 3 << 24, 4 | 8 | 16 | 9 << 24, 1 | 4 | 8, 16, 8):
+    print(m.pick_route(w))
+PY
+)
+want="none single buddy protect fast heap<=4 heap>4 single+fast invalid (heap search without the leftmost tested) invalid (the leftmost tested without curr tested)"
+[ "$(echo $got)" = "$want" ] && ok "bench-prod-report reads the pick's route words, and names the impossible ones" ||
+	ko "bench-prod-report's pick routes: got [$(echo $got)], want [$want]"
+
 # check-stock: the evaluation kernels' stock pick against 7.3's source.
 fd=evaluation/kernel/sched/rust/debug/fair_debug.c
 if [ -f "$PRISTINE/kernel/sched/fair.c" ]; then
