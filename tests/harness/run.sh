@@ -318,32 +318,36 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation
 		else
 			ko "check-claims: the README names no bench-prod run with its date"
 		fi
+		# Each case below commits its change to the clone, then check-claims
+		# must exit as it says; named: the failure names the kernel file.
+		cg() { git -C "$c" -c user.name=h -c user.email=h@h "$@"; }
+		claims_after() {	# claims_after <status> <change>
+			cg commit -qam "$2"
+			expect "$1" "check-claims after $2" /usr/bin/python3 "$c/scripts/check-claims.py"
+		}
+		named() {	# named <kernel path>
+			grep -q "the code it measures changed since: kernel:$1" "$tmp/out" &&
+				ok "check-claims names $1" || ko "check-claims did not name $1"
+		}
 		# A run recorded at the clone's HEAD (present even in a shallow
 		# clone), then a commit that changes code it measures.
 		h=$(git -C "$c" rev-parse HEAD)
 		sed -i "s/^commit: .*/commit: $h/" "$c/evaluation/bench/results-native/provenance.txt"
-		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "the run at HEAD"
+		cg commit -qam "the run at HEAD"
 		# A comment, a blank line and a line wrapped are not code: still
 		# current (the first "let x = ...;" of the pick split after its "=").
 		printf '\n// A comment added after the run.\n' >> "$c/kernel/sched/rust/eevdf.rs"
 		sed -i '0,/^\( *let [a-z_]* =\) \(.*;\)$/s//\1\n            \2/' "$c/kernel/sched/rust/eevdf.rs"
-		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a comment in measured code"
-		expect 0 "check-claims after a comment added to code a run measured and a line wrapped" \
-			/usr/bin/python3 "$c/scripts/check-claims.py"
+		claims_after 0 "a comment added to code a run measured and a line wrapped"
 		# A Kconfig prompt and help text reworded build the same kernel
 		# (patch 0005's lib/Kconfig.debug); a dependency changed does not.
 		sed -i 's/^+\tbool "KUnit tests of /+\tbool "KUnit test of /; s/^+\t  Builds the KUnit suite sched_fair/+\t  Builds the suite sched_fair/' \
 			"$c"/patches/0005-*.patch
-		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a Kconfig prompt and help reworded"
-		expect 0 "check-claims after a Kconfig prompt and help text reworded" \
-			/usr/bin/python3 "$c/scripts/check-claims.py"
+		claims_after 0 "a Kconfig prompt and help text reworded"
 		sed -i 's/^+\tdepends on KUNIT=y && SMP && 64BIT$/+\tdepends on KUNIT=y \&\& SMP/' "$c"/patches/0005-*.patch
-		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a Kconfig dependency changed"
-		expect 1 "check-claims after a Kconfig dependency changed" \
-			/usr/bin/python3 "$c/scripts/check-claims.py"
-		grep -q "the code it measures changed since: .*kernel:lib/Kconfig.debug" "$tmp/out" &&
-			ok "check-claims names lib/Kconfig.debug" || ko "check-claims did not name lib/Kconfig.debug"
-		git -C "$c" -c user.name=h -c user.email=h@h revert --no-edit HEAD > /dev/null
+		claims_after 1 "a Kconfig dependency changed"
+		named lib/Kconfig.debug
+		cg revert --no-edit HEAD > /dev/null
 		# A move is not a change: the pick's file to another folder (the
 		# series' map says where it goes in the kernel), a measured script
 		# renamed and a reference to it updated.
@@ -352,39 +356,27 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation
 		sed -i 's|^\tkernel/sched/rust/eevdf.rs$|\tmoved/eevdf.rs:kernel/sched/rust/eevdf.rs|' "$c/patches/series"
 		git -C "$c" mv scripts/bench-native-reduce.py scripts/bench-native-moved.py
 		sed -i 's|scripts/bench-native-reduce\.py|scripts/bench-native-moved.py|g' "$c/scripts/bench-native.sh"
-		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "measured files moved"
-		expect 0 "check-claims after measured files moved in the repository" \
-			/usr/bin/python3 "$c/scripts/check-claims.py"
+		claims_after 0 "measured files moved in the repository"
 		# A change to code a patch adds (the first line of code patch 0004
 		# adds to fair.c): the series as it applies has changed.
 		sed -i '0,/^+\t.*;$/s//& (void)0;/' "$c"/patches/0004-*.patch
-		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to a patch's code"
-		expect 1 "check-claims after a change to code a patch adds" \
-			/usr/bin/python3 "$c/scripts/check-claims.py"
+		claims_after 1 "a change to code a patch adds"
 		grep -q "the code it measures changed since: .*kernel:kernel/sched/fair.c" "$tmp/out" &&
 			! grep -q "changed since: patches/" "$tmp/out" &&
 			ok "check-claims names the file the patch changes (the series applies)" ||
 			ko "check-claims did not name kernel/sched/fair.c, or the series did not apply"
-		git -C "$c" -c user.name=h -c user.email=h@h revert --no-edit HEAD > /dev/null
+		cg revert --no-edit HEAD > /dev/null
 		echo "const _: () = ();" >> "$c/moved/eevdf.rs"
-		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to measured code"
-		expect 1 "check-claims after a change to code a run measured" \
-			/usr/bin/python3 "$c/scripts/check-claims.py"
-		grep -q "the code it measures changed since: kernel:kernel/sched/rust/eevdf.rs" "$tmp/out" &&
-			ok "check-claims names the changed file" ||
-			ko "check-claims did not name kernel/sched/rust/eevdf.rs"
+		claims_after 1 "a change to code a run measured"
+		named kernel/sched/rust/eevdf.rs
 		# A file the series places outside the runs' folders (rust/helpers/).
-		git -C "$c" -c user.name=h -c user.email=h@h revert --no-edit HEAD > /dev/null
+		cg revert --no-edit HEAD > /dev/null
 		sed -i '0,/return /s//return 0 + /' "$c/rust/helpers/percpu.c"
-		git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to a placed helper"
-		expect 1 "check-claims after a change to a C helper the series places" \
-			/usr/bin/python3 "$c/scripts/check-claims.py"
-		grep -q "the code it measures changed since: kernel:rust/helpers/percpu.c" "$tmp/out" &&
-			ok "check-claims names the helper" ||
-			ko "check-claims did not name rust/helpers/percpu.c"
+		claims_after 1 "a change to a C helper the series places"
+		named rust/helpers/percpu.c
 		# A C file the series places that no run's kernels were compiled
 		# from (every run's "built-from:"): a change to it is no change.
-		git -C "$c" -c user.name=h -c user.email=h@h revert --no-edit HEAD > /dev/null
+		cg revert --no-edit HEAD > /dev/null
 		sed -n 's/^built-from: //p' "$c"/evaluation/bench/*/provenance.txt | tr ' ' '\n' > "$tmp/built"
 		unbuilt=$(awk 'NR == FNR { b[$0] = 1; next }
 			/^[ \t]/ && $1 !~ /^@/ { n = split($1, a, ":"); d = a[n]
@@ -392,9 +384,7 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation
 			"$tmp/built" "$c/patches/series")
 		if [ -n "$unbuilt" ] && grep -q '^built-from: ' "$c"/evaluation/bench/results-native/provenance.txt; then
 			echo "static int __maybe_unused harness_unbuilt;" >> "$c/$unbuilt"
-			git -C "$c" -c user.name=h -c user.email=h@h commit -qam "a change to a file no run built"
-			expect 0 "check-claims after a change to $unbuilt, which no run's kernels were compiled from" \
-				/usr/bin/python3 "$c/scripts/check-claims.py"
+			claims_after 0 "a change to $unbuilt, which no run's kernels were compiled from"
 		else
 			ko "check-claims: no 'built-from:' in results-native, or every placed C file in it"
 		fi
