@@ -28,8 +28,7 @@ g=-gline-tables-only
 lines=("CFLAGS_fair.o=$g" "RUSTFLAGS_sched_rust.o=-Cdebuginfo=line-tables-only")
 
 # The executable sections of an object, one file each, and their names.
-sections() {	# sections <object> <dir>
-	mkdir -p "$2"
+sections() {	# sections <object> <dir> (which exists)
 	llvm-readelf$LLVM_SUFFIX -S -W "$1" | sed -n 's/^ *\[ *[0-9]*\] *//p' | awk '$7 ~ /X/ { print $1 }' |
 		while read -r s; do
 			llvm-objcopy$LLVM_SUFFIX --dump-section="$s=$2/${s//\//_}" "$1" /dev/null 2>/dev/null ||
@@ -41,12 +40,14 @@ sections() {	# sections <object> <dir>
 for o in "${objs[@]}"; do
 	grep -q debug_line <(llvm-readelf$LLVM_SUFFIX -S -W "$B/$o") ||
 		fail "$flavour: $o has no line table: not built by scripts/build.sh with line tables"
+	mkdir -p "$T/lines/$o"
 	sections "$B/$o" "$T/lines/$o" > "$T/lines/$o.list"
 done
 rc=0
 kmake O="$B" "CFLAGS_fair.o=" "RUSTFLAGS_sched_rust.o=" "${objs[@]}" > "$T/plain.log" 2>&1 || rc=$?
 if [ $rc = 0 ]; then
 	for o in "${objs[@]}"; do
+		mkdir -p "$T/plain/$o"
 		sections "$B/$o" "$T/plain/$o" > "$T/plain/$o.list"
 	done
 fi
