@@ -198,7 +198,9 @@ prod_routes_conf() {
 	[ "$k" = stock ] && tree=$PRISTINE
 	"$TOP/scripts/check-lines.sh" "$k" || die "bench-prod: $k: the line tables change the code measured"
 	fns=$(for o in "$B/kernel/sched/fair.o" "$B/kernel/sched/rust/sched_rust.o"; do
-		[ -f "$o" ] && llvm-nm$LLVM_SUFFIX --defined-only "$o" | awk '$2 ~ /^[tT]$/ { print $3 }'
+		if [ -f "$o" ]; then
+			llvm-nm$LLVM_SUFFIX --defined-only "$o" | awk '$2 ~ /^[tT]$/ { print $3 }'
+		fi
 	done | sort -u)
 	# shellcheck disable=SC2086 # the functions, one argument each
 	/usr/bin/python3 "$TOP/scripts/routes.py" "$TOP/evaluation/bench/routes.txt" "$k" "$tree" \
