@@ -117,7 +117,8 @@ def pick_route(word):
     """The decisions a call of a piece that picks took, by the lines it ran:
     'none' (no pick ran), else a '+'-joined set of single, buddy, protect
     (curr tested, the leftmost not), fast (the leftmost tested, no heap
-    search) and heap (with its steps: heap<=2, heap<=4, heap>4); several
+    search) and heap (by the nodes it visited, its reads of ->rb_left:
+    heap:1-2, heap:3-4, heap:5+); several
     when the call picked at several levels of the hierarchy; 'invalid (...)'
     for a set of lines no route runs (the table does not fit the code)."""
     b = {k: bool(word >> v & 1) for k, v in PICK_BITS.items()}
@@ -127,6 +128,8 @@ def pick_route(word):
         problem = "heap search without the leftmost tested"
     elif b["tested"] and not b["past_buddy"]:
         problem = "the leftmost tested without curr tested"
+    elif b["heap"] != bool(steps):
+        problem = "heap search without a node visited" if b["heap"] else "nodes visited without a heap search"
     labels = []
     if b["single"]:
         labels.append("single")
@@ -137,7 +140,7 @@ def pick_route(word):
     if b["tested"] and not b["heap"]:
         labels.append("fast")
     if b["heap"]:
-        labels.append("heap<=2" if steps <= 2 else "heap<=4" if steps <= 4 else "heap>4")
+        labels.append("heap:1-2" if steps <= 2 else "heap:3-4" if steps <= 4 else "heap:5+")
     if problem:
         return f"invalid ({problem})"
     return "+".join(labels) or "none"
@@ -558,7 +561,8 @@ def main():
                 else:
                     txt = "one set: no interval"
                 (GROW if (a, b) in GCC_PAIRS else OROW).setdefault(piece, {"fn": fn})[f"{b}/{a}"] = txt
-            pp = paired_paths(va, vb)
+            # With the routes identified (below), a pairing by share is not needed.
+            pp = None if routed else paired_paths(va, vb)
             if pp:
                 print("    paths paired by share (a route taken as often on both): "
                       + ", ".join(f"{y}/{x} ({sy:.0f}%/{sx:.0f}%)" for x, y, sx, sy in pp))
@@ -571,8 +575,9 @@ def main():
     if routed:
         rows = []
         print("Routes (evaluation/bench/routes.txt: the decisions a call took, by the source lines it ran;")
-        print("share of the calls, median and mean instructions per kernel; =y/=n of the means over the")
-        print("sets of boots where both have the route in every set):")
+        print("share of the calls, median and mean instructions per kernel; each =y kernel against the =n")
+        print("of its compiler: the ratio of the means over the sets of boots where both took the route,")
+        print("with its 95 % t interval):")
         for piece in ROUTED:
             boots_of = {}   # kernel -> [each boot's (route, instructions)], in set order
             for (name, kernel, idx), per in sorted(routed.items(), key=lambda t: (t[0][2], t[0][0])):
@@ -604,23 +609,29 @@ def main():
                     fig(f"route.{piece}.{route}.{kernel}.median", percall_data.pct(v, 50))
                     fig(f"route.{piece}.{route}.{kernel}.mean", f"{percall_data.mean(v):.1f}")
                     cells.append(f"{kernel} {share:.2f}% {percall_data.pct(v, 50)}/{percall_data.mean(v):.1f}")
-                ratio = ""
-                pa, pb = by.get("off", {}).get(route, []), by.get("prod", {}).get(route, [])
-                ps = per_set(pa, pb) if len(pa) == len(pb) else None
-                if ps:
-                    g = ps[0]
-                    ratio = f"; =y/=n {g.est:.3f} [{g.lo:.3f}, {g.hi:.3f}]"
-                    fig(f"route.{piece}.{route}.prod_off.sets", f"{g.est:.3f}")
+                # Each =y kernel against the =n of its compiler, route by route.
+                ratios = []
+                for k, ref in REFERENCE.items():
+                    pa, pb = by.get(ref, {}).get(route, []), by.get(k, {}).get(route, [])
+                    ps = per_set(pa, pb) if pa and len(pa) == len(pb) else None
+                    if ps:
+                        g = ps[0]
+                        ratios.append(f"{k}/{ref} {g.est:.3f} [{g.lo:.3f}, {g.hi:.3f}]")
+                        fig(f"route.{piece}.{route}.{k}_{ref}.sets", f"{g.est:.3f}")
+                        fig(f"route.{piece}.{route}.{k}_{ref}.sets_lo", f"{g.lo:.3f}")
+                        fig(f"route.{piece}.{route}.{k}_{ref}.sets_hi", f"{g.hi:.3f}")
+                        fig(f"route.{piece}.{route}.{k}_{ref}.verdict", ps[1].kind)
+                ratio = "; " + ", ".join(ratios) if ratios else ""
                 print(f"    {route:16s} " + ", ".join(cells) + ratio)
-                rows.append((piece, route, cells, ratio))
+                rows.append((piece, route, cells, ", ".join(ratios)))
         print()
         with open(os.path.join(rdir, "routes.md"), "w") as f:
             f.write("| piece | route | " + " | ".join(f"{k}: share, median/mean" for k in KERNELS)
-                    + " | `=y`/`=n` of the means over the sets |\n")
+                    + " | =y/=n of the means over the sets, 95 % t interval |\n")
             f.write("|---|---|" + "---|" * len(KERNELS) + "---|\n")
             for piece, route, cells, ratio in rows:
                 f.write(f"| {piece} | {route} | " + " | ".join(c.split(" ", 1)[1] for c in cells)
-                        + f" | {ratio.lstrip('; =y/=n ')} |\n")
+                        + f" | {ratio} |\n")
 
     # The workloads' own figures.
     wb = {}

@@ -16,8 +16,11 @@ in that file of <source tree>; its name as it is written there, up to its
 opening parenthesis); <source text>: a fragment of one line, unique in the
 function, whose code runs exactly when the decision is taken. <bit> < 24:
 a decision (its bit is set in the calls that run any instruction the line
-table gives that line); 24 and up: a count (one per run of the line's
-first instruction in each block of consecutive addresses).
+table gives that line); 24 and up: a count, one per load from memory
+among the line's instructions (a mov whose source is memory: for the heap
+search's step, its read of ->rb_left, once per node visited, where the
+line's tests and branches may be split, duplicated or rotated into
+several runs of code). x86_64 only, like bench-prod's routes.
 
 <vmlinux> must have line tables for the objects the routes are in (fair.o
 and the sched_rust crate: scripts/build.sh builds them so for bench-prod),
@@ -31,6 +34,9 @@ import json
 import re
 import subprocess
 import sys
+
+
+LOAD = re.compile(r"mov\w*\s+(%\w+:)?-?(0x[0-9a-f]+)?\(%")
 
 
 def read_table(path, kernel):
@@ -79,23 +85,26 @@ def source_line(tree, file, fn, text, where):
 
 
 def line_table(vmlinux, functions):
-    """[(address, {(file, line)...})] of every instruction of the functions,
-    in address order: the source lines of the instruction and of every call
-    site it is inlined through (llvm-symbolizer --inlining), so that a
-    line stands for the code of what it calls inline, too."""
+    """[(address, {(file, line)...}, instruction)] of every instruction of
+    the functions, in address order: the source lines of the instruction
+    and of every call site it is inlined through (llvm-symbolizer
+    --inlining), so that a line stands for the code of what it calls
+    inline, too."""
     out = subprocess.run(["llvm-objdump-19", "-d", "--no-show-raw-insn",
                           "--disassemble-symbols=" + ",".join(functions), vmlinux],
                          capture_output=True, text=True, check=True).stdout
-    addrs = [int(m[1], 16) for m in re.finditer(r"^\s*([0-9a-f]+):\s", out, re.M)]
+    found = re.findall(r"^\s*([0-9a-f]+):\s+(.*)$", out, re.M)
+    addrs = [int(a, 16) for a, _ in found]
+    text = [t for _, t in found]
     if not addrs:
         return []
     sym = subprocess.run(["llvm-symbolizer-19", "--obj=" + vmlinux, "--inlining", "--output-style=JSON"],
                          input="".join(f"0x{a:x}\n" for a in addrs),
                          capture_output=True, text=True, check=True).stdout
     rows = []
-    for a, line in zip(addrs, sym.strip().split("\n")):
+    for a, line, t in zip(addrs, sym.strip().split("\n"), text):
         frames = json.loads(line).get("Symbol", [])
-        rows.append((a, {(f["FileName"], f["Line"]) for f in frames if f.get("FileName")}))
+        rows.append((a, {(f["FileName"], f["Line"]) for f in frames if f.get("FileName")}, t))
     return rows
 
 
@@ -112,17 +121,11 @@ def main():
     bad = 0
     for piece, decision, bit, file, fn, text, n in rows:
         ln = source_line(tree, file, fn, text, f"{table}:{n}")
-        addrs = [a for a, where in insns if any(f.endswith("/" + file) and l == ln for f, l in where)]
+        mine = [(a, t) for a, where, t in insns if any(f.endswith("/" + file) and l == ln for f, l in where)]
+        addrs = [a for a, _ in mine]
         if bit >= 24:
-            # A count: the first instruction of each run of consecutive ones.
-            first, prev = [], None
-            order = [a for a, _ in insns]
-            for a in addrs:
-                i = order.index(a)
-                if prev is None or order[i - 1] != prev:
-                    first.append(a)
-                prev = a
-            addrs = first
+            # A count: the line's loads from memory (AT&T: the source first).
+            addrs = [a for a, t in mine if LOAD.match(t)]
         print(f"routes {kernel}: {piece} {decision} (bit {bit}): {file}:{ln} ({fn}), "
               f"{len(addrs)} instruction(s)", file=sys.stderr)
         if not addrs:

@@ -21,10 +21,10 @@
  *   route <addr> <bit>       an instruction that stands for a decision of a
  *                            measured piece (scripts/routes.py finds it by
  *                            its source line): each time it runs, bit <bit>
- *                            (< 24) is set in every open call's route mask,
- *                            and that call's count of it (the low byte of a
- *                            counting route, bit 24 and up: <bit> 24-31 adds
- *                            to the count instead, saturating at 255)
+ *                            (< 24) is set in every open call's route word;
+ *                            a <bit> of 24 or more counts instead (bits
+ *                            24-31 of the word, saturating at 255). An
+ *                            address may have several route lines
  *
  * An indirect call site's pending return is dropped when the site's return
  * address is reached or a direct call of a measured function comes first, so
@@ -357,20 +357,29 @@ static void irq_exec(unsigned int cpu, void *udata)
 }
 
 /*
- * A route instruction ran: its bit into every open call's mask (bits 0-23),
- * or one more in their count (bit 24 and up, saturating at 255).
+ * The routes' map gives an instruction the decision bits (0-23) of every
+ * route it stands for, and ROUTE_COUNT when it stands for the counting one
+ * too: one instruction may serve several routes (a loop's first load is
+ * both "heap search entered" and one of its steps).
+ */
+#define ROUTE_COUNT (1ULL << 32)
+
+/*
+ * A route instruction ran: its decision bits into every open call's mask
+ * (bits 0-23), and one more in their count (bits 24-31, saturating at
+ * 255) if it counts.
  */
 static void route_exec(unsigned int cpu, void *udata)
 {
 	struct vcpu *v = &vcpus[cpu % MAX_VCPUS];
-	unsigned int bit = (uintptr_t)udata, i;
+	uint64_t what = (uintptr_t)udata;
+	unsigned int i;
 
 	for (i = 0; i < v->depth; i++) {
 		struct frame *f = &v->fr[i];
 
-		if (bit < 24)
-			f->route |= 1U << bit;
-		else if ((f->route >> 24) < 255)
+		f->route |= what & 0xffffff;
+		if ((what & ROUTE_COUNT) && (f->route >> 24) < 255)
 			f->route += 1U << 24;
 	}
 }
@@ -579,7 +588,10 @@ static int read_conf(const char *path)
 			map_put(&irqs, a, 1);
 		} else if (!strcmp(kind, "route") &&
 			   sscanf(buf, "route %" SCNx64 " %u", &a, &id) == 2 && id < 32) {
-			map_put(&routes, a, id);
+			uint64_t what = 0;
+
+			map_get(&routes, a, &what);
+			map_put(&routes, a, what | (id < 24 ? 1ULL << id : ROUTE_COUNT));
 			have_routes = 1;
 		} else if (!strcmp(kind, "mark") && sscanf(buf, "mark %" SCNx64, &a) == 1) {
 			mark_addr = a;

@@ -618,17 +618,18 @@ else
 fi
 
 # The report's reading of a pick's route word (bits: single 0, buddy 1,
-# past_buddy 2, tested 3, heap 4; the heap's steps from bit 24).
+# past_buddy 2, tested 3, heap 4; the nodes the heap search visits from bit 24).
 got=$(/usr/bin/python3 - <<'PY'
 import importlib.util
 spec = importlib.util.spec_from_file_location("r", "scripts/bench-prod-report.py")
 m = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(m)
-for w in (0, 1, 2, 4, 4 | 8, 4 | 8 | 16 | 3 << 24, 4 | 8 | 16 | 9 << 24, 1 | 4 | 8, 16, 8):
+for w in (0, 1, 2, 4, 4 | 8, 4 | 8 | 16 | 1 << 24, 4 | 8 | 16 | 3 << 24, 4 | 8 | 16 | 9 << 24, 1 | 4 | 8, 16, 8,
+          4 | 8 | 16, 4 | 8 | 1 << 24):
     print(m.pick_route(w))
 PY
 )
-want="none single buddy protect fast heap<=4 heap>4 single+fast invalid (heap search without the leftmost tested) invalid (the leftmost tested without curr tested)"
+want="none single buddy protect fast heap:1-2 heap:3-4 heap:5+ single+fast invalid (heap search without the leftmost tested) invalid (the leftmost tested without curr tested) invalid (heap search without a node visited) invalid (nodes visited without a heap search)"
 [ "$(echo $got)" = "$want" ] && ok "bench-prod-report reads the pick's route words, and names the impossible ones" ||
 	ko "bench-prod-report's pick routes: got [$(echo $got)], want [$want]"
 
