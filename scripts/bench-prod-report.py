@@ -156,19 +156,19 @@ def route_of(piece, word):
 
 
 def write_routes(rdir, rows):
-    """routes.tsv.gz: per boot and routed piece, each route with each
-    instruction count and how many calls took both."""
+    """routes.tsv.gz: per boot, routed piece and workload, each route with
+    each instruction count and how many calls took both."""
     with gzip.open(os.path.join(rdir, "routes.tsv.gz"), "wt") as f:
-        f.write("# boot\tkernel\tset\tpiece\troute\tinstructions\tcalls\n")
+        f.write("# boot\tkernel\tset\tpiece\tworkload\troute\tinstructions\tcalls\n")
         for (name, kernel, idx), per in rows:
             for piece, v in per.items():
-                for (route, x), k in sorted(Counter(v).items()):
-                    f.write(f"{name}\t{kernel}\t{idx}\t{piece}\t{route}\t{x}\t{k}\n")
+                for (route, x, wl), k in sorted(Counter(v).items(), key=lambda t: (t[0][2], t[0][0], t[0][1])):
+                    f.write(f"{name}\t{kernel}\t{idx}\t{piece}\t{wl}\t{route}\t{x}\t{k}\n")
 
 
 def read_routes(rdir):
-    """{(name, kernel, set): {piece: [(route, instructions)]}} of routes.tsv.gz,
-    or {} for a run without routes."""
+    """{(name, kernel, set): {piece: [(route, instructions, workload)]}} of
+    routes.tsv.gz, or {} for a run without routes."""
     out = {}
     path = os.path.join(rdir, "routes.tsv.gz")
     if not os.path.exists(path):
@@ -177,9 +177,9 @@ def read_routes(rdir):
         for line in f:
             if line.startswith("#"):
                 continue
-            name, kernel, idx, piece, route, x, k = line.rstrip("\n").split("\t")
+            name, kernel, idx, piece, wl, route, x, k = line.rstrip("\n").split("\t")
             out.setdefault((name, kernel, int(idx)), {}).setdefault(piece, []).extend(
-                [(route, int(x))] * int(k))
+                [(route, int(x), wl)] * int(k))
     return out
 
 
@@ -351,7 +351,7 @@ def main():
     # Per-call records per piece, kernel and boot.
     calls = {}    # (piece, kernel) -> [list per boot]
     left = {}     # (piece, kernel) -> calls left out
-    routed = {}        # (name, kernel, set) -> {piece: [(route, instructions)]}
+    routed = {}        # (name, kernel, set) -> {piece: [(route, instructions, workload)]}
     if from_calls:
         kept = read_calls(rdir)
         routed = read_routes(rdir)
@@ -378,13 +378,13 @@ def main():
             per = {}
             configured = os.path.exists(os.path.join(rdir, f"routes-{kernel}.txt"))
             for piece in ROUTED:
-                pairs = [(w, r[0]) for key, recs in records.items() if key[0] == piece
+                pairs = [(w, r[0], key[1]) for key, recs in records.items() if key[0] == piece
                          for r, w in zip(recs, words.get(key, [None] * len(recs)))]
-                if pairs and all(w is not None for w, _ in pairs):
-                    per[piece] = [(route_of(piece, w), x) for w, x in pairs]
+                if pairs and all(w is not None for w, _, _ in pairs):
+                    per[piece] = [(route_of(piece, w), x, wl) for w, x, wl in pairs]
                 elif configured and piece in pieces:
                     # The run configured routes: a call without its word is lost data.
-                    problems.append(f"{name}: {piece}: {sum(w is None for w, _ in pairs)} of {len(pairs)} "
+                    problems.append(f"{name}: {piece}: {sum(w is None for w, _, _ in pairs)} of {len(pairs)} "
                                     "calls without a route word, though the run configured routes")
             if per:
                 routed[(name, kernel, idx)] = per
@@ -573,7 +573,7 @@ def main():
     # The routes: the calls of each routed piece by the decisions they took
     # (the lines they ran), paired across the kernels by decision.
     if routed:
-        rows = []
+        rows, heap_rows = [], []
         print("Routes (evaluation/bench/routes.txt: the decisions a call took, by the source lines it ran;")
         print("share of the calls, median and mean instructions per kernel; each =y kernel against the =n")
         print("of its compiler: the ratio of the means over the sets of boots where both took the route,")
@@ -583,8 +583,8 @@ def main():
             for (name, kernel, idx), per in sorted(routed.items(), key=lambda t: (t[0][2], t[0][0])):
                 if piece in per:
                     boots_of.setdefault(kernel, []).append(per[piece])
-            by = {kernel: {route: [[x for r, x in b if r == route] for b in bs]
-                           for route in {r for b in bs for r, _ in b}}
+            by = {kernel: {route: [[x for r, x, _ in b if r == route] for b in bs]
+                           for route in {r for b in bs for r, _, _ in b}}
                   for kernel, bs in boots_of.items()}   # kernel -> route -> per boot lists
             if not by:
                 continue
@@ -624,6 +624,25 @@ def main():
                 ratio = "; " + ", ".join(ratios) if ratios else ""
                 print(f"    {route:16s} " + ", ".join(cells) + ratio)
                 rows.append((piece, route, cells, ", ".join(ratios)))
+            if piece in ("pick", "pick_wakeup"):
+                # How often the heap search runs, per workload: the crowd
+                # workload is there for it, the others are what it does in
+                # ordinary work (all of them but the crowd, pooled).
+                wls = sorted({wl for bs in boots_of.values() for b in bs for _, _, wl in b})
+                for wl in wls + ["ordinary"]:
+                    cells = []
+                    for kernel in KERNELS:
+                        v = [r for b in boots_of.get(kernel, []) for r, _, w in b
+                             if w == wl or wl == "ordinary" and w != "crowd"]
+                        if not v:
+                            cells.append(f"{kernel} -")
+                            continue
+                        share = 100 * sum("heap" in r for r in v) / len(v)
+                        fig(f"route.{piece}.heap_share.{wl}.{kernel}", f"{share:.2f}%")
+                        cells.append(f"{kernel} {share:.2f}%")
+                    label = "ordinary (all but crowd)" if wl == "ordinary" else wl
+                    print(f"    heap search, {label}: " + ", ".join(cells))
+                    heap_rows.append((piece, label, cells))
         print()
         with open(os.path.join(rdir, "routes.md"), "w") as f:
             f.write("| piece | route | " + " | ".join(f"{k}: share, median/mean" for k in KERNELS)
@@ -632,6 +651,11 @@ def main():
             for piece, route, cells, ratio in rows:
                 f.write(f"| {piece} | {route} | " + " | ".join(c.split(" ", 1)[1] for c in cells)
                         + f" | {ratio} |\n")
+            f.write("\nThe heap search's share of the calls, per workload (calls whose route has a heap search):\n\n")
+            f.write("| piece | workload | " + " | ".join(KERNELS) + " |\n")
+            f.write("|---|---|" + "---|" * len(KERNELS) + "\n")
+            for piece, label, cells in heap_rows:
+                f.write(f"| {piece} | {label} | " + " | ".join(c.split(" ", 1)[1] for c in cells) + " |\n")
 
     # The workloads' own figures.
     wb = {}

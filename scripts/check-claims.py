@@ -62,7 +62,7 @@ The check fails on:
   moved file or folder is not a change); for .rs, .c and .h
   files, the code (comments and blank lines are not); its analysis paths
   left out;
-- a source whose recomputed figures.tsv (or table.md, table-outline.md, table-gcc.md)
+- a source whose recomputed figures.tsv (or table.md, table-outline.md, table-gcc.md, routes.md)
   differs from the committed one;
 - a claim whose anchor is not in its document, whose figure is not in its
   anchor, or whose source does not hold the figure;
