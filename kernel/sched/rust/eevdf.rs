@@ -165,7 +165,7 @@ pub(crate) fn pick_eevdf<'a>(cfs: &'a CfsRqView, protect: bool) -> Option<&'a Sc
     let curr = cfs.curr();
 
     // With a single queued entity, eligibility does not matter. The leftmost entity is read
-    // whether or not `curr` runs, as C reads it.
+    // whether or not `curr` runs.
     if cfs.h_nr_queued() == 1 {
         let first = cfs.leftmost().map(|se| &**se);
         return match curr {
