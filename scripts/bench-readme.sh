@@ -69,8 +69,10 @@ if [ "${BENCH_README:-}" = prod ]; then
 			echo
 		fi
 		if [ -f "$R/routes.md" ]; then
-			echo "The pick's routes, by the code each call ran (evaluation/bench/routes.txt; what each"
-			echo "route's lines resolved to in each kernel: routes-<kernel>.txt):"
+			echo "The routes of the pick, the wake-up pick, the enqueue and the dequeue, by the code each"
+			echo "call ran (evaluation/bench/routes.txt; what each route's lines resolved to in each"
+			echo "kernel: routes-<kernel>.txt; every call's route, instructions and workload:"
+			echo "routes.tsv.gz):"
 			echo
 			cat "$R/routes.md"
 			echo
