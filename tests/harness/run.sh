@@ -613,6 +613,16 @@ if [ -f "$bt/vmlinux" ] && [ -f "$WORK/kernel/sched/fair.c" ]; then
 	echo "pick twice 5 testc $t | return curr;" >> "$tmp/routes.txt"
 	expect 1 "routes.py with a text on two lines of its function" \
 		/usr/bin/python3 scripts/routes.py "$tmp/routes.txt" testc "$WORK" "$bt/vmlinux" pick_eevdf_c
+	# A count is of the line's loads: one read of ->rb_left per node; a
+	# line that loads nothing cannot count.
+	echo "pick heap_steps 24 testc $t | while ((left = node->rb_left) &&" > "$tmp/routes.txt"
+	expect 0 "routes.py: the heap's step by its load" \
+		/usr/bin/python3 scripts/routes.py "$tmp/routes.txt" testc "$WORK" "$bt/vmlinux" pick_eevdf_c
+	[ "$(grep -c '^route .* 24$' "$tmp/out")" = 1 ] && ok "routes.py: one load counts the heap's step" ||
+		ko "routes.py gave $(grep -c '^route .* 24$' "$tmp/out") counting instructions for the heap's step, 1 wanted"
+	echo "pick steps 25 testc $t | best = se;" >> "$tmp/routes.txt"
+	expect 1 "routes.py: a count on a line without a load" \
+		/usr/bin/python3 scripts/routes.py "$tmp/routes.txt" testc "$WORK" "$bt/vmlinux" pick_eevdf_c
 else
 	sk "no make test kernel ($bt/vmlinux) or overlaid fair.c: the routes.py cases"
 fi
