@@ -314,6 +314,46 @@ plot 'ratios.dat' using ($6 == 0 ? $1 : 1/0):3:4:5 with yerrorbars pt 7 lc rgb '
         print(f"(no plot: gnuplot: {err})")
 
 
+def plot_routes(rdir, rows):
+    """routes.svg: per route of the pick and the wake-up pick taken by 1 %
+    of the calls or more, each kernel's median instructions with its
+    quartiles (gnuplot; nothing when it is missing). rows: (label, kernel,
+    q1, median, q3)."""
+    labels = list(dict.fromkeys(r[0] for r in rows))
+    if not labels:
+        return
+    colour = {"stock": "#7f7f7f", "off": "#ff7f0e", "prod": "#1f77b4", "outline": "#d62728",
+              "gcc-off": "#bcbd22", "gcc-prod": "#2ca02c"}
+    with open(os.path.join(rdir, "routes.dat"), "w") as f:
+        for i, label in enumerate(labels):
+            for j, kernel in enumerate(KERNELS):
+                for r in rows:
+                    if r[0] == label and r[1] == kernel:
+                        x = i + 0.8 * (j - (len(KERNELS) - 1) / 2) / len(KERNELS)
+                        f.write(f"{x:.3f} {label} {r[3]} {r[2]} {r[4]} {j}\n")
+    series = ", \\\n".join(
+        f"'routes.dat' using ($6 == {j} ? $1 : 1/0):3:4:5 with yerrorbars pt 7 ps 0.6 "
+        f"lc rgb '{colour.get(k, 'black')}' title \"{LABEL.get(k, k)}\"" for j, k in enumerate(KERNELS))
+    script = f"""set terminal svg size 1000,560 font 'sans,11'
+set termoption noenhanced
+set output 'routes.svg'
+set title 'Production kernels by route: median instructions per call, with the quartiles'
+set ylabel 'instructions per call'
+set xtics ({", ".join(f'"{lab}" {i}' for i, lab in enumerate(labels))}) rotate by -30
+set xrange [-0.6:{len(labels) - 0.4}]
+set yrange [0:*]
+set key below
+plot {series}
+"""
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, cwd=rdir, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with open(os.path.join(rdir, "routes.gp"), "w") as f:
+            f.write(script)
+    except (OSError, subprocess.CalledProcessError) as err:
+        print(f"(no route plot: gnuplot: {err})")
+
+
 def main():
     global KERNELS
     from_calls = sys.argv[1] == "--calls"
@@ -573,7 +613,7 @@ def main():
     # The routes: the calls of each routed piece by the decisions they took
     # (the lines they ran), paired across the kernels by decision.
     if routed:
-        rows, heap_rows = [], []
+        rows, heap_rows, route_plot = [], [], []
         print("Routes (evaluation/bench/routes.txt: the decisions a call took, by the source lines it ran;")
         print("share of the calls, median and mean instructions per kernel; each =y kernel against the =n")
         print("of its compiler: the ratio of the means over the sets of boots where both took the route,")
@@ -609,6 +649,9 @@ def main():
                     fig(f"route.{piece}.{route}.{kernel}.median", percall_data.pct(v, 50))
                     fig(f"route.{piece}.{route}.{kernel}.mean", f"{percall_data.mean(v):.1f}")
                     cells.append(f"{kernel} {share:.2f}% {percall_data.pct(v, 50)}/{percall_data.mean(v):.1f}")
+                    if piece in ("pick", "pick_wakeup") and share >= 1 and "+" not in route:
+                        route_plot.append((f"{piece}:{route}", kernel, percall_data.pct(v, 25),
+                                           percall_data.pct(v, 50), percall_data.pct(v, 75)))
                 # Each =y kernel against the =n of its compiler, route by route.
                 ratios = []
                 for k, ref in REFERENCE.items():
@@ -644,6 +687,7 @@ def main():
                     print(f"    heap search, {label}: " + ", ".join(cells))
                     heap_rows.append((piece, label, cells))
         print()
+        plot_routes(rdir, [r for r in route_plot if r[0].split(":", 1)[1] != "none"])
         with open(os.path.join(rdir, "routes.md"), "w") as f:
             f.write("| piece | route | " + " | ".join(f"{k}: share, median/mean" for k in KERNELS)
                     + " | =y/=n of the means over the sets, 95 % t interval |\n")

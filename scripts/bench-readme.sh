@@ -33,7 +33,7 @@ if [ "${BENCH_README:-}" = prod ]; then
 	cp "$R/calls.tsv.gz" "$R/consoles.tsv.gz" "$R/left-out.tsv" "$R/boots.txt" "$R/pieces.txt" "$R/figures.tsv" "$R/table.md" "$dst/"
 	[ -f "$R/table-outline.md" ] && cp "$R/table-outline.md" "$dst/"
 	[ -f "$R/table-gcc.md" ] && cp "$R/table-gcc.md" "$dst/"
-	for f in "$R"/routes.md "$R"/routes.tsv.gz "$R"/routes-*.txt; do
+	for f in "$R"/routes.md "$R"/routes.tsv.gz "$R"/routes-*.txt "$R"/routes.svg; do
 		[ -f "$f" ] && cp "$f" "$dst/"
 	done
 	[ -f "$R/ratios.svg" ] && cp "$R/ratios.svg" "$dst/"
@@ -76,6 +76,10 @@ if [ "${BENCH_README:-}" = prod ]; then
 			echo
 			cat "$R/routes.md"
 			echo
+			if [ -f "$R/routes.svg" ]; then
+				echo "![The routes taken by 1 % of the calls or more: each kernel's median with the quartiles](routes.svg)"
+				echo
+			fi
 		fi
 		if [ -f "$R/table-gcc.md" ]; then
 			echo "The GCC pair: GCC's \`=y\` against GCC's \`=n\`, the ratio of the means over the sets of"
