@@ -41,7 +41,7 @@ if [ "${BENCH_README:-}" = prod ]; then
 	/usr/bin/python3 "$TOP/scripts/bench-prod-report.py" --calls "$dst" | cmp -s - "$R/report.txt" ||
 		fail "$dst/calls.tsv.gz does not give the report's figures"
 	cmp -s "$R/figures.tsv" "$dst/figures.tsv" || fail "$dst/figures.tsv differs from the run's"
-	rm -f "$dst/ratios.dat" "$dst/ratios.gp"
+	rm -f "$dst/ratios.dat" "$dst/ratios.gp" "$dst/routes.dat" "$dst/routes.gp"
 	{
 		echo "# Measured results: \`make bench-prod\`"
 		echo
