@@ -94,7 +94,7 @@ bench: ## C, Rust, stock pick in one boot: instructions per call, workloads [17 
 bench-arm64: ## make bench on the arm64 bench kernel, per-call boots included [35 min cold]
 	@ARCH=arm64 $(S)/bench.sh
 
-bench-prod: ## stock, =n, =y, =y out of line, GCC's =n and =y: 5 boots each [70 min]
+bench-prod: ## stock, =n, =y, =y out of line, GCC's =n and =y: 5 boots each [56 min warm]
 	@$(S)/bench-prod.sh
 
 bench-verdicts: ## bench-prod's selftest cases that differ, 20 runs per kernel [32 min]
