@@ -275,6 +275,18 @@ def paired_paths(va, vb, tolerance=5.0):
     return [(xa, xb, sa, sb) for (xa, sa), (xb, sb) in zip(ra, rb)]
 
 
+def gnuplot(rdir, name, script):
+    """Runs a plot's script in rdir and keeps it as <name>.gp; says so when
+    gnuplot is missing or fails (the plot is not a figure)."""
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, cwd=rdir, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with open(os.path.join(rdir, f"{name}.gp"), "w") as f:
+            f.write(script)
+    except (OSError, subprocess.CalledProcessError) as err:
+        print(f"(no {name}.svg: gnuplot: {err})")
+
+
 def plot(rdir, rows):
     """ratios.svg: per piece, =y/=n and =n/stock of the means with their
     intervals (gnuplot; nothing when it is missing)."""
@@ -305,13 +317,7 @@ plot 'ratios.dat' using ($6 == 0 ? $1 : 1/0):3:4:5 with yerrorbars pt 7 lc rgb '
      '' using ($6 == 1 ? $1 : 1/0):3:4:5 with yerrorbars pt 5 lc rgb '#7f7f7f' title '=n / 7.3.4 stock', \\
 {outline}     1 with lines lc rgb 'black' notitle
 """
-    try:
-        subprocess.run(["gnuplot"], input=script, text=True, cwd=rdir, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        with open(os.path.join(rdir, "ratios.gp"), "w") as f:
-            f.write(script)
-    except (OSError, subprocess.CalledProcessError) as err:
-        print(f"(no plot: gnuplot: {err})")
+    gnuplot(rdir, "ratios", script)
 
 
 def plot_routes(rdir, rows):
@@ -345,13 +351,7 @@ set yrange [0:*]
 set key below
 plot {series}
 """
-    try:
-        subprocess.run(["gnuplot"], input=script, text=True, cwd=rdir, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        with open(os.path.join(rdir, "routes.gp"), "w") as f:
-            f.write(script)
-    except (OSError, subprocess.CalledProcessError) as err:
-        print(f"(no route plot: gnuplot: {err})")
+    gnuplot(rdir, "routes", script)
 
 
 def main():
