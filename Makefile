@@ -30,7 +30,7 @@ export V
 FLAVOUR ?= test
 BOOT_ARGS ?=
 
-.PHONY: all help prod test test-kasan test-arm64 test-all stress bench-latency bench-weights bench-cpumax boot shell bench bench-arm64 \
+.PHONY: all help prod test test-kasan test-arm64 test-all stress bench-latency bench-weights bench-cpumax boot shell bench bench-arm64 bench-shapes \
 	bench-prod bench-verdicts bench-scale bench-native bench-native-bundle \
 	kunit kunit-uml kunit-spec kunit-guard setup fetch overlay patches series-branch series-import check-series \
 	lint check-configs check-off check-inline check-rust-min check-unsound check-harness check-claims clean \
@@ -96,6 +96,9 @@ bench-arm64: ## make bench on the arm64 bench kernel, per-call boots included [3
 
 bench-prod: ## stock, =n, =y, =y out of line, GCC's =n and =y: 5 boots each [56 min warm]
 	@$(S)/bench-prod.sh
+
+bench-shapes: ## C shapes of the Rust's pick that the series does not keep, by object code [1 min]
+	@$(S)/bench-shapes.sh
 
 bench-verdicts: ## bench-prod's selftest cases that differ, 20 runs per kernel [32 min]
 	@$(S)/bench-verdicts.sh
