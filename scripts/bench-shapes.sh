@@ -81,13 +81,11 @@ walk() {
 	for st in $states; do
 		out=$(LLVM_SUFFIX=$LLVM_SUFFIX /usr/bin/python3 "$TOP/scripts/shapes.py" "$2" "$4" "$3" "$st") ||
 			fail "bench-shapes: $1: $st: the walk failed"
-		printf 'single.%s.%s\t%s\n' "$st" "$1" "$(head -n1 <<< "$out")" >> "$R/figures.tsv"
 		{ echo "== $1, $4(), $st: $(head -n1 <<< "$out") instructions"; tail -n +2 <<< "$out"; echo; } >> "$R/paths.txt"
 	done
 	echo "$1 $4" >> "$T/walked"
 }
 
-: > "$R/figures.tsv"
 : > "$R/paths.txt"
 # GCC inlines pick_next_entity() into pick_task_fair() and keeps a copy of
 # pick_eevdf() out of line, for wakeup_preempt_fair(): that copy is walked.
@@ -115,7 +113,7 @@ for p in "$TOP"/evaluation/bench/shapes/*.patch; do
 		funcs "$T/series-$k.o" "$T/series-$k.s"
 		funcs "$T/$v-$k.o" "$T/$v-$k.s"
 		d=$(differing "$T/series-$k.s" "$T/$v-$k.s")
-		printf 'differs.%s.%s\t%s\n' "$v" "$k" "$d" >> "$R/figures.tsv"
+		echo "== differs $v, $k: $d" >> "$R/paths.txt"
 		log "bench-shapes: $v with $k's compiler: functions whose code differs from the series': $d"
 	done
 	walk "off+$v" "$T/$v-off.o" "$T/offsets-off.s" pick_next_entity
@@ -124,6 +122,8 @@ for p in "$TOP"/evaluation/bench/shapes/*.patch; do
 done
 [ $n -gt 0 ] || fail "bench-shapes: no shape in evaluation/bench/shapes/"
 provenance_end "$R/provenance.txt"
+/usr/bin/python3 "$TOP/scripts/shapes.py" --figures "$R/figures.tsv" "$R/paths.txt" ||
+	fail "bench-shapes: the walks recorded do not give the figures"
 
 # The report: instructions of the one-entity pick per state and kernel.
 {

@@ -2,6 +2,7 @@
 """The instructions an x86_64 function runs for a given state, from its object code.
 
     shapes.py <object> <function> <offsets.s> <state>
+    shapes.py --figures <figures.tsv> <paths.txt>
 
 Walks <function>'s disassembly (llvm-objdump, AT&T syntax, relocations) from
 its entry with the registers and memory the state gives, instruction by
@@ -20,6 +21,11 @@ pick_eevdf(cfs_rq, protect), where GCC keeps a copy of it out of line):
 with the leftmost entity queued and not delayed. <offsets.s> is the
 assembly of scripts/shapes-offsets.c compiled as fair.c is: the field
 offsets of that build ("->name $value" lines).
+
+With --figures, writes the figures of make bench-shapes from the walks and
+the lists of differing functions it recorded in paths.txt (the command
+make check-claims recomputes them with), after checking that each walk
+holds as many instructions as its count.
 """
 
 import os
@@ -309,7 +315,44 @@ def run(insns, regs, mem, func):
     raise Stop('%s: more than %d steps' % (func, MAX_STEPS))
 
 
+def figures(out, paths):
+    """figures.tsv of make bench-shapes from its paths.txt."""
+    rows, walk, left = [], None, 0
+    for line in open(paths):
+        line = line.rstrip('\n')
+        m = re.match(r'^== differs (\S+), (\S+): (\S+)$', line)
+        if m:
+            rows.append(('differs.%s.%s' % (m.group(1), m.group(2)), m.group(3)))
+            continue
+        m = re.match(r'^== (\S+), \w+\(\), (\S+): (\d+) instructions$', line)
+        if m:
+            if left:
+                raise Stop('%s: %s: %d instructions missing' % (paths, walk, left))
+            walk, left = 'single.%s.%s' % (m.group(2), m.group(1)), int(m.group(3))
+            rows.append((walk, m.group(3)))
+            continue
+        if line.startswith('0x') and walk:
+            left -= 1
+            if left < 0:
+                raise Stop('%s: %s: more instructions than its count' % (paths, walk))
+        elif line:
+            raise Stop('%s: line not understood: %s' % (paths, line))
+    if left:
+        raise Stop('%s: %s: %d instructions missing' % (paths, walk, left))
+    if not rows:
+        raise Stop('%s: no walk' % paths)
+    with open(out, 'w') as f:
+        for k, v in rows:
+            f.write('%s\t%s\n' % (k, v))
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == '--figures':
+        try:
+            figures(sys.argv[2], sys.argv[3])
+        except Stop as e:
+            sys.exit('shapes.py: %s' % e)
+        return
     if len(sys.argv) < 5:
         sys.exit(__doc__)
     obj, func, offs, st = sys.argv[1:5]
