@@ -97,7 +97,7 @@ bench-arm64: ## make bench on the arm64 bench kernel, per-call boots included [3
 bench-prod: ## stock, =n, =y, =y out of line, GCC's =n and =y: 5 boots each [56 min warm]
 	@$(S)/bench-prod.sh
 
-bench-shapes: ## C shapes of the Rust's pick that the series does not keep, by object code [1 min]
+bench-shapes: ## the Rust's forms given to C, judged by the object code [1 min warm]
 	@$(S)/bench-shapes.sh
 
 bench-verdicts: ## bench-prod's selftest cases that differ, 20 runs per kernel [32 min]

@@ -27,6 +27,9 @@
 #  - scripts/check-instr.py passes on make test's kernel and fails on a
 #    fair.o that lost the sanitizer its configuration enables, and on a
 #    fair.o compile that lost one of the bitcode compile's flags.
+#  - scripts/shapes.py walks a function written here to the counts its
+#    states give and fails where it cannot follow; its figures of
+#    results-shapes come again from the walks recorded;
 #  - bench-prod-report on results-prod's data with a made-up fourth,
 #    out-of-line kernel gives its table and figures, and fails when a
 #    selftest case fails on every outline boot and passes on every =n one.
@@ -626,6 +629,56 @@ if [ -f "$bt/vmlinux" ] && [ -f "$WORK/kernel/sched/fair.c" ]; then
 else
 	sk "no make test kernel ($bt/vmlinux) or overlaid fair.c: the routes.py cases"
 fi
+
+# shapes.py: the walk of a one-entity pick written here (offsets as an
+# offsets.s gives them): the instructions of each state of curr counted;
+# an instruction it does not model, a branch on a value the state does not
+# give, and a recorded walk missing an instruction fail.
+printf '%s\n' '.ascii "->cfs $0"' '.ascii "->h_nr_queued $8"' '.ascii "->curr $16"' \
+	'.ascii "->leftmost $24"' '.ascii "->run_node $32"' '.ascii "->on_rq $40"' \
+	'.ascii "->sched_delayed $41"' > "$tmp/off.s"
+cat > "$tmp/pick.s" <<'ASM'
+	.text
+	.globl pick_next_entity
+	.type pick_next_entity,@function
+pick_next_entity:
+	movq 16(%rdi), %rax
+	cmpl $1, 8(%rdi)
+	jne 2f
+	testq %rax, %rax
+	je 1f
+	cmpb $0, 40(%rax)
+	jne 3f
+1:	movq 24(%rdi), %rcx
+	leaq -32(%rcx), %rax
+3:	ret
+2:	ud2
+	.size pick_next_entity, .-pick_next_entity
+ASM
+if clang$LLVM_SUFFIX -c -o "$tmp/pick.o" "$tmp/pick.s" 2> "$tmp/out"; then
+	for st in curr-runs:8 curr-dequeued:10 no-curr:8; do
+		n=$(LLVM_SUFFIX=$LLVM_SUFFIX /usr/bin/python3 scripts/shapes.py "$tmp/pick.o" pick_next_entity "$tmp/off.s" "${st%:*}" 2>&1 | head -n1)
+		[ "$n" = "${st#*:}" ] && ok "shapes.py: ${st%:*} runs ${st#*:} instructions" ||
+			ko "shapes.py: ${st%:*} gave '$n', ${st#*:} wanted"
+	done
+	sed -i 's/^1:\tmovq 24(%rdi), %rcx$/1:\tbswapq %rcx/' "$tmp/pick.s"
+	clang$LLVM_SUFFIX -c -o "$tmp/pick.o" "$tmp/pick.s"
+	expect 1 "shapes.py on an instruction it does not model" env LLVM_SUFFIX="$LLVM_SUFFIX" \
+		/usr/bin/python3 scripts/shapes.py "$tmp/pick.o" pick_next_entity "$tmp/off.s" no-curr
+	sed -i 's/^1:\tbswapq %rcx$/1:\tmovq 24(%rdi), %rcx/; s/^\tcmpb \$0, 40(%rax)$/\tcmpb $0, 48(%rax)/' "$tmp/pick.s"
+	clang$LLVM_SUFFIX -c -o "$tmp/pick.o" "$tmp/pick.s"
+	expect 1 "shapes.py on a branch on a field the state does not give" env LLVM_SUFFIX="$LLVM_SUFFIX" \
+		/usr/bin/python3 scripts/shapes.py "$tmp/pick.o" pick_next_entity "$tmp/off.s" curr-runs
+else
+	ko "could not assemble the walk's test function: $(tail -n1 "$tmp/out")"
+fi
+sh=evaluation/bench/results-shapes
+expect 0 "shapes.py --figures on $sh" /usr/bin/python3 scripts/shapes.py --figures "$tmp/fig.tsv" "$sh/paths.txt"
+cmp -s "$tmp/fig.tsv" "$sh/figures.tsv" && ok "shapes.py --figures gives $sh/figures.tsv" ||
+	ko "shapes.py --figures differs from $sh/figures.tsv"
+awk '/^0x/ && !done { done = 1; next } { print }' "$sh/paths.txt" > "$tmp/paths.txt"
+expect 1 "shapes.py --figures with an instruction of a walk missing" \
+	/usr/bin/python3 scripts/shapes.py --figures "$tmp/fig.tsv" "$tmp/paths.txt"
 
 # The report's reading of a pick's route word (bits: single 0, buddy 1,
 # past_buddy 2, tested 3, heap 4; the nodes the heap search visits from bit 24).
