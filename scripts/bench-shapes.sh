@@ -12,7 +12,9 @@
 #     (curr running, curr dequeued, no curr; scripts/shapes.py walks the
 #     code): pick_next_entity() with clang, the out-of-line pick_eevdf()
 #     with GCC, beside the same walk in the stock, off, prod and gcc-off
-#     kernels' own fair.o (prod: the Rust inlined).
+#     kernels' own fair.o (prod: the Rust inlined), with the size of the
+#     function walked and its register-to-register moves (the routes no
+#     walk follows change with them).
 # Figures in $CACHE/bench-results-shapes/figures.tsv, the walks in
 # paths.txt; BENCH_SAVE=1 copies them to evaluation/bench/results-shapes/.
 # Fails when a patch does not apply, a compile fails or a walk cannot be
@@ -84,6 +86,10 @@ walk() {
 		{ echo "== $1, $4(), $st: $(head -n1 <<< "$out") instructions"; tail -n +2 <<< "$out"; echo; } >> "$R/paths.txt"
 	done
 	echo "$1 $4" >> "$T/walked"
+	out=$(LLVM_SUFFIX=$LLVM_SUFFIX /usr/bin/python3 "$TOP/scripts/shapes.py" --static "$2" "$4") ||
+		fail "bench-shapes: $1: could not read $4()"
+	read -r ni nm <<< "$out"
+	echo "== static $1, $4(): $ni instructions, $nm register moves" >> "$R/paths.txt"
 }
 
 : > "$R/paths.txt"
@@ -129,12 +135,15 @@ provenance_end "$R/provenance.txt"
 {
 	echo "# The one-entity pick, instructions per state of curr (x86_64)"
 	echo
-	echo "| kernel | function | $(sed 's/ / | /g' <<< "$states") |"
-	echo "|---|---|$(sed 's/[^ ]*/---|/g; s/ //g' <<< "$states")"
+	echo "| kernel | function | $(sed 's/ / | /g' <<< "$states") | the function's instructions | its register moves |"
+	echo "|---|---|$(sed 's/[^ ]*/---|/g; s/ //g' <<< "$states")---|---|"
 	while read -r k f; do
 		row="| $k | $f() |"
 		for st in $states; do
 			row="$row $(awk -F'\t' -v key="single.$st.$k" '$1 == key { print $2 }' "$R/figures.tsv") |"
+		done
+		for x in insns moves; do
+			row="$row $(awk -F'\t' -v key="static.$f.$k.$x" '$1 == key { print $2 }' "$R/figures.tsv") |"
 		done
 		echo "$row"
 	done < "$T/walked"

@@ -2,6 +2,7 @@
 """The instructions an x86_64 function runs for a given state, from its object code.
 
     shapes.py <object> <function> <offsets.s> <state>
+    shapes.py --static <object> <function>
     shapes.py --figures <figures.tsv> <paths.txt>
 
 Walks <function>'s disassembly (llvm-objdump, AT&T syntax, relocations) from
@@ -21,6 +22,10 @@ pick_eevdf(cfs_rq, protect), where GCC keeps a copy of it out of line):
 with the leftmost entity queued and not delayed. <offsets.s> is the
 assembly of scripts/shapes-offsets.c compiled as fair.c is: the field
 offsets of that build ("->name $value" lines).
+
+With --static, prints the function's size in instructions and how many of
+them move one register to another (mov between two registers): what the
+whole function gained or lost, on routes no walk follows.
 
 With --figures, writes the figures of make bench-shapes from the walks and
 the lists of differing functions it recorded in paths.txt (the command
@@ -320,6 +325,11 @@ def figures(out, paths):
     rows, walk, left = [], None, 0
     for line in open(paths):
         line = line.rstrip('\n')
+        m = re.match(r'^== static (\S+), (\w+)\(\): (\d+) instructions, (\d+) register moves$', line)
+        if m:
+            rows.append(('static.%s.%s.insns' % (m.group(2), m.group(1)), m.group(3)))
+            rows.append(('static.%s.%s.moves' % (m.group(2), m.group(1)), m.group(4)))
+            continue
         m = re.match(r'^== differs (\S+), (\S+): (\S+)$', line)
         if m:
             rows.append(('differs.%s.%s' % (m.group(1), m.group(2)), m.group(3)))
@@ -346,7 +356,21 @@ def figures(out, paths):
             f.write('%s\t%s\n' % (k, v))
 
 
+def static(obj, func):
+    """Instructions of func, and its register-to-register moves."""
+    insns = disassemble(obj, func)
+    moves = sum(1 for _, mnem, ops, _ in insns
+                if canon(mnem) == 'mov' and re.fullmatch(r'%\w+, ?%\w+', ops.replace('\t', ' ')))
+    return len(insns), moves
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == '--static':
+        try:
+            print('%d %d' % static(sys.argv[2], sys.argv[3]))
+        except Stop as e:
+            sys.exit('shapes.py: %s' % e)
+        return
     if len(sys.argv) == 4 and sys.argv[1] == '--figures':
         try:
             figures(sys.argv[2], sys.argv[3])
