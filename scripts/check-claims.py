@@ -335,8 +335,13 @@ def stale(commit, paths, built_from=None):
         if under(f[1], paths):
             renamed[f[1]] = f[2]
         back[f[2]] = f[1]
-        if os.path.basename(f[1]) == os.path.basename(f[2]):
-            back[os.path.dirname(f[2]) + "/"] = os.path.dirname(f[1]) + "/"
+        # A folder that moved (none of it left at its old path): a
+        # reference to it is no change either. One file moved out of a
+        # folder that stays does not move the folder.
+        old, new = os.path.dirname(f[1]), os.path.dirname(f[2])
+        if (os.path.basename(f[1]) == os.path.basename(f[2]) and old and new
+                and not git("ls-tree", "--name-only", "HEAD", "--", old + "/").stdout.strip()):
+            back[new + "/"] = old + "/"
     then = measured(commit, paths, renamed, built_from=built_from)
     now = measured("HEAD", paths, extra=sorted(renamed.values()), built_from=built_from)
     if back:
