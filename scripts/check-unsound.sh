@@ -106,7 +106,8 @@ show() {
 # //~ ERROR (the error is reported there) or //~ REASON (the reason it is
 # refused, e.g. the type that is !Unpin): the control differs only in the
 # protected lines. Prints each line that differs unmarked, each REASON line
-# the control keeps, and "none" when nothing marked differs.
+# the control keeps, lines the control adds away from every marked line, and
+# "none" when nothing marked differs.
 unmarked() {
 	/usr/bin/python3 - "$1" "$2" <<'EOP'
 import difflib, re, sys
@@ -125,7 +126,14 @@ for n in sorted(changed - set(marked)):
     print(f"line {n} differs in the control, unmarked (//~ ERROR or //~ REASON)")
 for n in sorted(n for n, kind in marked.items() if kind == "REASON" and n not in changed):
     print(f"line {n} is marked //~ REASON, but the control has it too")
-if not changed & set(marked) and not any(t in ("insert", "replace") for t, *_ in ops):
+# A line the control adds stands beside a marked line of the misuse.
+added = False
+for tag, i1, _, j1, j2 in ops:
+    if tag == "insert":
+        added = True
+        if not {a[i][0] for i in (i1 - 1, i1) if 0 <= i < len(a)} & set(marked):
+            print(f"the control adds line(s) {b[j1][0]}-{b[j2 - 1][0]} away from every marked line")
+if not changed & set(marked) and not added:
     print("none of the marked lines differs in the control")
 EOP
 }

@@ -311,30 +311,28 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation
 		else
 			ko "check-claims: no figure tied to a result to change"
 		fi
-		# A run's date in the README, one minute off.
-		if grep -qE '`make bench-prod`, [0-9-]+ [0-9]{2}:[0-9]{2} UTC' "$c/README.md"; then
-			sed -i -E 's/(`make bench-prod`, [0-9-]+ [0-9]{2}:)([0-9])([0-9]) UTC/\1\2X\3 UTC/; s/X0/1/; s/X1/2/; s/X2/3/; s/X3/4/; s/X4/5/; s/X5/6/; s/X6/7/; s/X7/8/; s/X8/9/; s/X9/0/' "$c/README.md"
-			expect 1 "check-claims with the README's bench-prod date changed" \
-				/usr/bin/python3 "$c/scripts/check-claims.py"
-			grep -q "^FAIL: README.md:.* UTC: evaluation/bench/results-prod ran at" "$tmp/out" &&
-				ok "check-claims names the README's wrong run date" ||
-				ko "check-claims did not name the README's wrong run date"
-			git -C "$c" checkout -q -- README.md
-		else
-			ko "check-claims: the README names no bench-prod run with its date"
-		fi
-		# The host a run is said to have measured on, another vendor's.
-		if grep -qE '`make bench-native`, [0-9-]+ [0-9:]+ UTC, (AMD|Intel) [A-Za-z]+ host' "$c/README.md"; then
-			sed -i -E '/`make bench-native`, [0-9-]+ [0-9:]+ UTC, /{s/(UTC, )AMD [A-Za-z]+ host/\1Intel Xeon host/;t;s/(UTC, )Intel [A-Za-z]+ host/\1AMD EPYC host/}' "$c/README.md"
-			expect 1 "check-claims with the README's bench-native host changed" \
-				/usr/bin/python3 "$c/scripts/check-claims.py"
-			grep -q "^FAIL: README.md:.* host: evaluation/bench/results-native ran on" "$tmp/out" &&
-				ok "check-claims names the README's wrong host" ||
-				ko "check-claims did not name the README's wrong host"
-			git -C "$c" checkout -q -- README.md
-		else
-			ko "check-claims: the README names no bench-native run with its host"
-		fi
+		# The README with one thing a run did not have, check-claims must
+		# fail naming it: readme_case <what> <grep -E> <sed -E script> <FAIL line>.
+		readme_case() {
+			if grep -qE "$2" "$c/README.md"; then
+				sed -i -E "$3" "$c/README.md"
+				expect 1 "check-claims with the README's $1 changed" \
+					/usr/bin/python3 "$c/scripts/check-claims.py"
+				grep -q "$4" "$tmp/out" && ok "check-claims names the README's wrong $1" ||
+					ko "check-claims did not name the README's wrong $1"
+				git -C "$c" checkout -q -- README.md
+			else
+				ko "check-claims: the README names no run with its $1"
+			fi
+		}
+		# A run's date, one minute off.
+		readme_case "bench-prod date" '`make bench-prod`, [0-9-]+ [0-9]{2}:[0-9]{2} UTC' \
+			's/(`make bench-prod`, [0-9-]+ [0-9]{2}:)([0-9])([0-9]) UTC/\1\2X\3 UTC/; s/X0/1/; s/X1/2/; s/X2/3/; s/X3/4/; s/X4/5/; s/X5/6/; s/X6/7/; s/X7/8/; s/X8/9/; s/X9/0/' \
+			"^FAIL: README.md:.* UTC: evaluation/bench/results-prod ran at"
+		# The host a run measured on, another vendor's.
+		readme_case "bench-native host" '`make bench-native`, [0-9-]+ [0-9:]+ UTC, (AMD|Intel) [A-Za-z]+ host' \
+			'/`make bench-native`, [0-9-]+ [0-9:]+ UTC, /{s/(UTC, )AMD [A-Za-z]+ host/\1Intel Xeon host/;t;s/(UTC, )Intel [A-Za-z]+ host/\1AMD EPYC host/}' \
+			"^FAIL: README.md:.* host: evaluation/bench/results-native ran on"
 		# Each case below commits its change to the clone, then check-claims
 		# must exit as it says; named: the failure names the kernel file.
 		cg() { git -C "$c" -c user.name=h -c user.email=h@h "$@"; }
@@ -711,17 +709,18 @@ printf '%s\n' 'use a::C;' 'pub fn f(x: C) {' '    g(x);' '}' > "$tmp/c1.rs"
 printf '%s\n' 'use a::C;' 'pub fn f(x: B) {' '    g(x);' '}' > "$tmp/c2.rs"
 printf '%s\n' 'use a::B;' 'pub fn f(x: B) {' '    h(x);' '}' > "$tmp/c3.rs"
 printf '%s\n' 'use a::B; //~ REASON' 'pub fn f(x: B) {' '    g(x); //~ ERROR' '}' '// a comment' > "$tmp/c4.rs"
-got=$(for c in c1 c2 c3 c4; do
+printf '%s\n' 'use a::C;' 'pub fn f(x: B) {' '    g(x);' '}' 'fn h() {}' > "$tmp/c5.rs"
+got=$(for c in c1 c2 c3 c4 c5; do
 	(. "$tmp/unmarked.sh"; unmarked "$tmp/m.rs" "$tmp/$c.rs" | wc -l)
 done | tr '\n' ' ')
 printf '%s\n' 'use a::B; //~ REASON' 'pub fn f(x: B) { //~ REASON' '    g(x); //~ ERROR' '}' > "$tmp/m2.rs"
 got="$got$(. "$tmp/unmarked.sh"; unmarked "$tmp/m2.rs" "$tmp/c1.rs" | wc -l)"
 # c1 changes unmarked line 2; c2 only the REASON line (passes); c3 the
 # ERROR line but keeps the REASON line; c4 nothing of code (two problems:
-# the REASON line kept, nothing marked changed); m2 marks line 2, so c1
-# passes against it.
-want="1 0 1 2 0"
-[ "$got" = "$want" ] && ok "check-unsound: a control that differs off the marked lines fails (5 made-up pairs)" ||
+# the REASON line kept, nothing marked changed); c5 c2 plus a line added
+# after the last, unmarked one; m2 marks line 2, so c1 passes against it.
+want="1 0 1 2 1 0"
+[ "$got" = "$want" ] && ok "check-unsound: a control that differs off the marked lines fails (6 made-up pairs)" ||
 	ko "check-unsound's unmarked(): got [$got], want [$want]"
 
 # The report's reading of a pick's route word (bits: single 0, buddy 1,
