@@ -183,7 +183,10 @@ def read_routes(rdir):
     return out
 
 
-CONSOLE_LINES = re.compile(r"^sched_rust: (?:wbench|cgsel|stress_suite) .*$", re.M)
+# The workloads' figures, and the kernel selftests' results as the
+# kselftests cgroup_test_cpu.sh and kernel_suites.sh print them ("figure:"
+# diagnostics in the runner's KTAP).
+CONSOLE_LINES = re.compile(r"^sched_rust: (?:wbench |ksft_ktap # # figure: (?:test_cpu |stress: selftest )).*$", re.M)
 CONSOLES = {}
 
 
@@ -730,9 +733,11 @@ def main():
     cases = {}
     for name, kernel, idx, rc in bl:
         con = console(rdir, name)
-        for m in re.finditer(r"^sched_rust: cgsel prod (not ok|ok) \d+ (\S+)", con, re.M):
-            cases.setdefault(m.group(2), {}).setdefault(kernel, []).append(m.group(1) == "ok")
-        for m in re.finditer(r"^sched_rust: stress_suite prod (\S+) rc (\d+)", con, re.M):
+        for m in re.finditer(r"^sched_rust: ksft_ktap # # figure: test_cpu (\S+): prod passed (\d+) of (\d+)",
+                             con, re.M):
+            ok, runs = int(m.group(2)), int(m.group(3))
+            cases.setdefault(m.group(1), {}).setdefault(kernel, []).extend([True] * ok + [False] * (runs - ok))
+        for m in re.finditer(r"^sched_rust: ksft_ktap # # figure: stress: selftest (\S+): prod rc (\d+)", con, re.M):
             cases.setdefault(m.group(1), {}).setdefault(kernel, []).append(m.group(2) == "0")
     if cases:
         print("Kernel selftests (passed/runs per kernel; where a =y kernel and its =n differ (GCC's =y:")

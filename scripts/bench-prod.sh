@@ -76,7 +76,7 @@ distro=distro
 # shellcheck disable=SC2046 # one .config per kernel
 provenance_begin "$R/provenance.txt" "make bench-prod BENCH_PROD_BOOTS=$boots BENCH_PROD_ROUNDS=$rounds BENCH_PROD_SEED=$seed${BENCH_PROD_KERNELS:+ BENCH_PROD_KERNELS=\"$kernels\"}" \
 	"$KARCH production kernels $kernels (stock, =n, =y, =y out of line, GCC's =n and =y), configs/base.config + $KARCH.config + distro.config, under QEMU TCG with the per-call plugin" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/base.config configs/$KARCH.config configs/$distro.config scripts/build.sh tests/boot/init evaluation/bench/guest.sh tests/boot/stress.sh tests/boot/schedbench.c evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/mkinitramfs.sh scripts/boot.sh scripts/common.sh tests/boot/checks.sh scripts/percall_data.py scripts/stats.py evaluation/bench/routes.txt scripts/routes.py scripts/check-lines.sh" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/base.config configs/$KARCH.config configs/$distro.config scripts/build.sh tests/boot/init evaluation/bench/guest.sh tests/selftests/sched_rust evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/mkinitramfs.sh scripts/boot.sh scripts/common.sh scripts/ksft-verdict.py scripts/ktap-cases.sh scripts/percall_data.py scripts/stats.py evaluation/bench/routes.txt scripts/routes.py scripts/check-lines.sh" \
 	$(for k in $kernels; do echo "$(bdir "$k")/.config"; done)
 if grep -q gcc- <<< "$kernels"; then
 	echo "toolchain-gcc: $(gcc --version | head -n1); $(ld.bfd --version | head -n1)" >> "$R/provenance.txt"

@@ -14,8 +14,8 @@
 . "$(dirname "$0")/common.sh"
 
 EXTRA_DEB_PKGS="shellcheck python3-pyflakes" "$TOP/scripts/setup.sh"
-log "shellcheck (warnings fail) on scripts/*.sh, tests/harness/run.sh tests/boot/checks.sh, ktap-cases.sh and tests/selftests/sched_rust/"
-(cd "$TOP" && shellcheck -S warning scripts/*.sh tests/harness/run.sh evaluation/bench/native/run.sh tests/boot/checks.sh tests/boot/ktap-cases.sh tests/selftests/sched_rust/*.sh) || fail "shellcheck found problems"
+log "shellcheck (warnings fail) on scripts/*.sh, tests/harness/run.sh, tests/boot/init and tests/selftests/sched_rust/"
+(cd "$TOP" && shellcheck -S warning scripts/*.sh tests/harness/run.sh evaluation/bench/native/run.sh tests/boot/init tests/selftests/sched_rust/*.sh) || fail "shellcheck found problems"
 log "pyflakes on scripts/*.py"
 /usr/bin/python3 -m pyflakes "$TOP"/scripts/*.py || fail "pyflakes found problems"
 "$TOP/scripts/check-subjects.sh" || fail "commit subjects over 75 columns"

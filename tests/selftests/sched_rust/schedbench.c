@@ -574,7 +574,7 @@ static void *spin(void *arg)
  */
 static int cpumax(const char *cg, int nthreads, double seconds)
 {
-	long usage_sleep, usage_exit, t[3];
+	long usage_sleep, usage_exit, usage_end, t[3];
 	double t_start, t_reaped;
 	char pid[32];
 	int fd[2], status, i;
@@ -627,13 +627,18 @@ static int cpumax(const char *cg, int nthreads, double seconds)
 	    WEXITSTATUS(status))
 		return 1;
 	t_reaped = now();
-	printf("cpumax wake_us %ld exit_us %ld reaped_us %ld usage_sleep %ld usage_exit %ld usage_end %ld\n",
-	       t[1] - t[0], t[2] - t[0], (long)(t_reaped * 1e6) - t[0], usage_sleep,
-	       usage_exit, cpu_stat(cg, "usage_usec"));
+	usage_end = cpu_stat(cg, "usage_usec");
+	printf("cpumax wake_us %ld exit_us %ld reaped_us %ld", t[1] - t[0], t[2] - t[0],
+	       (long)(t_reaped * 1e6) - t[0]);
+	printf(" usage_sleep %ld usage_exit %ld usage_end %ld\n", usage_sleep, usage_exit,
+	       usage_end);
 	return 0;
 }
 
-/* The per-CPU allocations in use (percpu_stats' nr_cur_alloc), or -1 without CONFIG_PERCPU_STATS. */
+/*
+ * The per-CPU allocations in use (percpu_stats' nr_cur_alloc), or -1 without
+ * CONFIG_PERCPU_STATS.
+ */
 static long pcpu_allocs(void)
 {
 	FILE *f = fopen("/sys/kernel/debug/percpu_stats", "r");
@@ -828,7 +833,8 @@ int main(int argc, char **argv)
 	if (argc >= 5 && !strcmp(argv[1], "cpumax"))
 		return cpumax(argv[2], atoi(argv[3]), atof(argv[4]));
 	fprintf(stderr, "usage: schedbench wake <tasks> <s>"
-		" | cgtree <dir> <width> <depth> | schlat <dir> <width> <depth> <s> | nap <usec> | failmkdir <dir> <max> | pcpu [<max>]"
+		" | cgtree <dir> <width> <depth> | schlat <dir> <width> <depth> <s> | nap <usec>"
+		" | failmkdir <dir> <max> | pcpu [<max>]"
 		" | threads <threads> <s> [cpus] [nap] [llc=<file>] [until_pref=<s>]"
 		" | cpumax <cgroup> <threads> <seconds>\n");
 	return 2;
