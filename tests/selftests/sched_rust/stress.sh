@@ -386,7 +386,7 @@ st_load() {
 		done
 	fi
 	[ -n "$skip_cyclictest" ] ||
-		tool cyclictest cyclictest -q -t 2 -p 50 -i 2000 -D "${secs}s" &
+		tool cyclictest command cyclictest -q -t 2 -p 50 -i 2000 -D "${secs}s" &
 	[ -n "$skip_stressng" ] ||
 		tool stress-ng stress-ng --temp-path "$W" --session 1 --switch 1 --fork 1 \
 			--yield 1 --nice 1 --affinity 1 --timeout "${secs}s" --metrics-brief &
@@ -513,7 +513,7 @@ sleep 2
 # count before or after 15 s (a removed group's per-CPU memory goes after
 # RCU grace periods and the css release work).
 a0=-
-[ ! -x "$SB" ] || a0=$(sb pcpu pcpu)
+[ ! -x "$SB" ] || a0=$(sb percpu pcpu)
 p0=$(meminfo Percpu)
 g0=$(cgstat nr_descendants)
 mkdir $ST || flag setup "mkdir $ST"
@@ -615,7 +615,7 @@ p1=$(meminfo Percpu)
 g1=$(cgstat nr_descendants)
 d1=$(cgstat nr_dying_descendants)
 a1=-
-[ ! -x "$SB" ] || a1=$(sb pcpu pcpu "${a0:--}")
+[ ! -x "$SB" ] || a1=$(sb percpu pcpu "${a0:--}")
 # Per CPU of sched_rust/llc_state: "cpu <n> ... <nr_llc_running, field 6>
 # ... <nr_pref_llc_running, field 8>".
 llc_n=- llc_sum=- llc_left=
@@ -847,7 +847,7 @@ elif [ "$g1" != "$g0" ] || [ "$d1" != 0 ]; then
 fi
 verdict "the cgroups back to their count after the phase, none dying"
 name="per-CPU memory back to its count after the phase"
-collect pcpu
+collect percpu
 if [ -z "$CONFIG" ]; then
 	skip_case "$name ($(lacks))"
 elif cfg PERCPU_STATS; then
