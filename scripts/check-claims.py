@@ -679,6 +679,22 @@ def main():
             if when != m[2]:
                 line = text.count("\n", 0, m.start()) + 1
                 errors.append(f"{d}:{line}: {m[2]} UTC: {runs[0].path} ran at {when} UTC")
+    # A run's host named in the text, "make bench-native ... on an AMD EPYC
+    # host": the CPU is the one the nearest make target before it (within
+    # 400 characters) ran on, its provenance's "host-cpu:".
+    hosts = 0
+    for d, text in texts.items():
+        for m in re.finditer(r"\b((?:Intel|AMD|Ampere|Arm)\s+[\w-]+)\s+host\b", text):
+            before = list(re.finditer(r"make ([\w-]+)", text[max(0, m.start() - 400):m.start()]))
+            runs = [s for s in sources.values() if before and
+                    s.prov.get("command", "").split()[:2] == ["make", before[-1][1]]]
+            if not runs:
+                continue
+            hosts += 1
+            cpu = runs[0].prov.get("host-cpu", "")
+            if not norm(cpu).startswith(norm(m[1])):
+                line = text.count("\n", 0, m.start()) + 1
+                errors.append(f"{d}:{line}: {norm(m[1])} host: {runs[0].path} ran on {cpu or 'a host it does not name'}")
     for e in errors:
         print("FAIL: " + e)
     srcs = ", ".join(f"{s.name} ({s.prov.get('commit', '?')[:12]}, {s.prov.get('date', '?')})"
@@ -687,7 +703,7 @@ def main():
           f" {used} claims tied to results,"
           f" {params} to the code that sets them, {consts} declared not measurements,"
           f" {timings} harness wall times quoted as guidance (not committed results),"
-          f" {dated} run dates; sources: {srcs}")
+          f" {dated} run dates, {hosts} hosts; sources: {srcs}")
     if errors:
         print(f"check-claims: {len(errors)} problem(s)")
         sys.exit(1)

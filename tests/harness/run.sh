@@ -286,6 +286,18 @@ if git -C "$TOP" rev-parse -q --verify HEAD > /dev/null && [ -d "$TOP/evaluation
 		else
 			ko "check-claims: the README names no bench-prod run with its date"
 		fi
+		# The host a run is said to have measured on, another vendor's.
+		if grep -qE '`make bench-native`, [0-9-]+ [0-9:]+ UTC, (AMD|Intel) [A-Za-z]+ host' "$c/README.md"; then
+			sed -i -E '/`make bench-native`, [0-9-]+ [0-9:]+ UTC, /{s/(UTC, )AMD [A-Za-z]+ host/\1Intel Xeon host/;t;s/(UTC, )Intel [A-Za-z]+ host/\1AMD EPYC host/}' "$c/README.md"
+			expect 1 "check-claims with the README's bench-native host changed" \
+				/usr/bin/python3 "$c/scripts/check-claims.py"
+			grep -q "^FAIL: README.md:.* host: evaluation/bench/results-native ran on" "$tmp/out" &&
+				ok "check-claims names the README's wrong host" ||
+				ko "check-claims did not name the README's wrong host"
+			git -C "$c" checkout -q -- README.md
+		else
+			ko "check-claims: the README names no bench-native run with its host"
+		fi
 		# Each case below commits its change to the clone, then check-claims
 		# must exit as it says; named: the failure names the kernel file.
 		cg() { git -C "$c" -c user.name=h -c user.email=h@h "$@"; }
