@@ -58,7 +58,7 @@ help: ## this list [instant]
 prod: ## build the production kernel (=y), check it, boot it [5 min; 22 cold]
 	@$(S)/run.sh main
 
-rust-analyzer: ## rust-project.json at the top, files by their paths [10 s after make test]
+rust-analyzer: ## rust-project.json; sched_rust by its repository paths [10 s after make test]
 	@$(S)/editor.sh rust-analyzer
 
 compile_commands.json: ## the same for clangd, from the FLAVOUR= build (test) [15 s]
