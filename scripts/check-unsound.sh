@@ -17,6 +17,10 @@
 #                               line above, one ^ per line): every error's
 #                               primary location must be a marked line, and
 #                               every marked line must have an error
+#   //~ REASON                  at the end of each other line of code its control
+#                               changes (the reason it is refused: a type that
+#                               is !Unpin, an unsafe block missing): the control
+#                               differs from the misuse only in marked lines
 #   // compile: full            compiled to an object (--emit=obj), not only to
 #                               metadata: for errors of monomorphisation (a
 #                               const assert of a generic), which a metadata
@@ -24,7 +28,8 @@
 #                               pass the metadata compile and fail the full one.
 # and beside it stands its control, X_ok.rs ("// expect: ok"), which must
 # compile: the same code with only that reason removed (comments and the
-# //~ markers aside, at most two lines differ: max_diff=4 lines of diff). A snippet named *_ok.rs is a
+# //~ markers aside, it differs only in the lines the misuse marks, and at
+# most two lines differ: max_diff=4 lines of diff). A snippet named *_ok.rs is a
 # control and says "// expect: ok"; a control without a misuse beside it
 # (correct_use_ok.rs: every API used as intended) is allowed.
 #   scripts/check-unsound.sh [flavour]   default: test, else bench
@@ -96,6 +101,34 @@ code_diff() {
 show() {
 	grep -A8 '^error' "$1" | head -n 24
 }
+# unmarked <misuse> <control>: what differs between them off the marked
+# lines. The misuse marks every line of code its control changes, with
+# //~ ERROR (the error is reported there) or //~ REASON (the reason it is
+# refused, e.g. the type that is !Unpin): the control differs only in the
+# protected lines. Prints each line that differs unmarked, each REASON line
+# the control keeps, and "none" when nothing marked differs.
+unmarked() {
+	/usr/bin/python3 - "$1" "$2" <<'EOP'
+import difflib, re, sys
+def code(path):
+    out = []
+    for n, line in enumerate(open(path), 1):
+        if re.match(r"\s*(//|$)", line):
+            continue
+        out.append((n, re.sub(r"\s*//~.*", "", line.rstrip("\n")), line))
+    return out
+a, b = code(sys.argv[1]), code(sys.argv[2])
+ops = difflib.SequenceMatcher(None, [x[1] for x in a], [x[1] for x in b], autojunk=False).get_opcodes()
+changed = {a[i][0] for tag, i1, i2, _, _ in ops if tag != "equal" for i in range(i1, i2)}
+marked = {n: m[1] for n, _, line in a for m in [re.search(r"//~\^*\s*(ERROR|REASON)", line)] if m}
+for n in sorted(changed - set(marked)):
+    print(f"line {n} differs in the control, unmarked (//~ ERROR or //~ REASON)")
+for n in sorted(n for n, kind in marked.items() if kind == "REASON" and n not in changed):
+    print(f"line {n} is marked //~ REASON, but the control has it too")
+if not changed & set(marked) and not any(t in ("insert", "replace") for t, *_ in ops):
+    print("none of the marked lines differs in the control")
+EOP
+}
 
 for src in "$TOP"/tests/unsound/*.rs; do
 	name=$(basename "$src" .rs)
@@ -142,6 +175,13 @@ for src in "$TOP"/tests/unsound/*.rs; do
 	d=$(code_diff "$src" "$ctl")
 	if [ "$d" -gt "$max_diff" ]; then
 		echo "FAIL $name: its control ${name}_ok.rs differs in $d lines of code (at most $max_diff): not the same code"
+		fail=1
+		continue
+	fi
+	u=$(unmarked "$src" "$ctl")
+	if [ -n "$u" ]; then
+		echo "FAIL $name: its control ${name}_ok.rs must differ only in the lines it marks:"
+		printf '  %s\n' "$u"
 		fail=1
 		continue
 	fi

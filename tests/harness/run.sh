@@ -34,6 +34,7 @@
 #  - scripts/ksft-verdict.py passes a made-up kselftest KTAP and fails it
 #    with a case not ok or lost, an unexplained skip, another list of tests;
 #    cross_checks.sh's counts since boot judged right on made-up counters;
+#    check-unsound's rule that a control differs only in marked lines;
 #  - bench-prod-report on results-prod's data with a made-up fourth,
 #    out-of-line kernel gives its table and figures, and fails when a
 #    selftest case fails on every outline boot and passes on every =n one.
@@ -748,6 +749,29 @@ got=$(dash "$tmp/since_boot_t.sh" "$tmp/since_boot.sh" 2>&1 | tr '\n' ' ')
 want="pass fail fail pass fail fail pass fail fail pass fail fail pass fail "
 [ "$got" = "$want" ] && ok "cross_checks.sh's counts since boot: 14 made-up cases judged as they must be" ||
 	ko "cross_checks.sh's since_boot: got [$got], want [$want]"
+
+# check-unsound's rule that a control differs from its misuse only in the
+# lines the misuse marks (its unmarked(), on made-up snippets): marked
+# lines changed pass; a change on an unmarked line, a REASON line the
+# control keeps, or nothing marked changed, each fails.
+awk '/^unmarked\(\) \{/,/^}$/' scripts/check-unsound.sh > "$tmp/unmarked.sh"
+printf '%s\n' 'use a::B; //~ REASON' 'pub fn f(x: B) {' '    g(x); //~ ERROR' '}' > "$tmp/m.rs"
+printf '%s\n' 'use a::C;' 'pub fn f(x: C) {' '    g(x);' '}' > "$tmp/c1.rs"
+printf '%s\n' 'use a::C;' 'pub fn f(x: B) {' '    g(x);' '}' > "$tmp/c2.rs"
+printf '%s\n' 'use a::B;' 'pub fn f(x: B) {' '    h(x);' '}' > "$tmp/c3.rs"
+printf '%s\n' 'use a::B; //~ REASON' 'pub fn f(x: B) {' '    g(x); //~ ERROR' '}' '// a comment' > "$tmp/c4.rs"
+got=$(for c in c1 c2 c3 c4; do
+	(. "$tmp/unmarked.sh"; unmarked "$tmp/m.rs" "$tmp/$c.rs" | wc -l)
+done | tr '\n' ' ')
+printf '%s\n' 'use a::B; //~ REASON' 'pub fn f(x: B) { //~ REASON' '    g(x); //~ ERROR' '}' > "$tmp/m2.rs"
+got="$got$(. "$tmp/unmarked.sh"; unmarked "$tmp/m2.rs" "$tmp/c1.rs" | wc -l)"
+# c1 changes unmarked line 2; c2 only the REASON line (passes); c3 the
+# ERROR line but keeps the REASON line; c4 nothing of code (two problems:
+# the REASON line kept, nothing marked changed); m2 marks line 2, so c1
+# passes against it.
+want="1 0 1 2 0"
+[ "$got" = "$want" ] && ok "check-unsound: a control that differs off the marked lines fails (5 made-up pairs)" ||
+	ko "check-unsound's unmarked(): got [$got], want [$want]"
 
 # The report's reading of a pick's route word (bits: single 0, buddy 1,
 # past_buddy 2, tested 3, heap 4; the nodes the heap search visits from bit 24).

@@ -7,7 +7,7 @@ use kernel::cpu::CpuId;
 use kernel::sched::{ffi, group::TgEntryInit};
 
 /// Initialises `cfs_rq`/`se` for `cpu` below `parent`.
-pub fn f(
+pub fn f( //~ REASON
     tg: *mut ffi::task_group,
     cfs_rq: *mut ffi::cfs_rq,
     se: *mut ffi::sched_entity,

@@ -10,5 +10,5 @@ pub fn f(rq: *mut ffi::rq) -> u64 {
     let locked = unsafe { EpochLocked::assume_held(rq) };
     let epoch = locked.epoch();
     drop(locked); //~ ERROR
-    epoch.epoch()
+    epoch.epoch() //~ REASON
 }

@@ -11,5 +11,5 @@ pub fn f(rq: *mut ffi::rq) -> u32 {
         let locked = unsafe { RqLocked::assume_held(rq) };
         locked.llc() //~ ERROR
     };
-    llc.nr_llc_running()
+    llc.nr_llc_running() //~ REASON
 }

@@ -11,7 +11,7 @@ pub fn f(rq: *mut ffi::rq, cfs_rq: *mut ffi::cfs_rq) -> u64 {
     let locked = unsafe { RqLocked::assume_held(rq) };
     // SAFETY: As above.
     let cfs = unsafe { locked.cfs_rq(cfs_rq) };
-    cfs.next()
+    cfs.next() //~ REASON
         .and_then(|next| next.right()) //~ ERROR
         .map_or(0, |e| e.vruntime())
 }

@@ -7,7 +7,7 @@
 use kernel::sched::{ffi, group::TgEntryInit};
 
 /// Links the entity being initialised below `other`.
-pub fn f(mut entry: TgEntryInit<'_>, other: *mut ffi::sched_entity) {
+pub fn f(mut entry: TgEntryInit<'_>, other: *mut ffi::sched_entity) { //~ REASON
     entry.parent = other.cast(); //~ ERROR
     entry.init_tg_cfs_entry();
 }

@@ -14,7 +14,7 @@ use kernel::prelude::*;
 /// # Safety
 ///
 /// The contract of `PinnedPerCpu::free_raw`.
-pub unsafe fn f(ptr: *mut KBox<u64>) {
+pub unsafe fn f(ptr: *mut KBox<u64>) { //~ REASON
     // SAFETY: The safety requirements of this function.
     unsafe { PinnedPerCpu::<KBox<u64>>::free_raw(ptr) }; //~ ERROR
 }

@@ -3,7 +3,7 @@
 // expect: E0599
 // expect-message: the method `get_mut` exists for mutable reference `&mut PinnedPerCpu<Pinned>`, but its trait bounds were not satisfied
 // expect-note: `Pinned: Unpin`
-use core::marker::PhantomPinned;
+use core::marker::PhantomPinned; //~ REASON
 use kernel::cpu::CpuId;
 use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
@@ -12,8 +12,8 @@ use kernel::prelude::*;
 #[pin_data]
 pub struct Pinned {
     v: u64,
-    #[pin]
-    _pin: PhantomPinned,
+    #[pin] //~ REASON
+    _pin: PhantomPinned, //~ REASON
 }
 
 /// Replaces a CPU's instance.

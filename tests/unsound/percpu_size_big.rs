@@ -9,6 +9,6 @@ use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 
 /// Allocates 1 MiB per CPU.
-pub fn f() -> Result<PinnedPerCpu<[u8; 1 << 20]>> {
+pub fn f() -> Result<PinnedPerCpu<[u8; 1 << 20]>> { //~ REASON
     Ok(PinnedPerCpu::<[u8; 1 << 20]>::new(GFP_KERNEL)?) //~ ERROR
 }

@@ -10,6 +10,6 @@ use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
 
 /// Allocates nothing per CPU.
-pub fn f() -> Result<PinnedPerCpu<()>> {
+pub fn f() -> Result<PinnedPerCpu<()>> { //~ REASON
     Ok(PinnedPerCpu::<()>::new(GFP_KERNEL)?) //~ ERROR
 }

@@ -3,7 +3,7 @@
 //! allocations.
 // expect: E0596
 // expect-message: cannot borrow data in dereference of `Pin<&mut Pinned>` as mutable
-use core::marker::PhantomPinned;
+use core::marker::PhantomPinned; //~ REASON
 use kernel::cpu::CpuId;
 use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
@@ -12,8 +12,8 @@ use kernel::prelude::*;
 #[pin_data]
 pub struct Pinned {
     v: u64,
-    #[pin]
-    _pin: PhantomPinned,
+    #[pin] //~ REASON
+    _pin: PhantomPinned, //~ REASON
 }
 
 /// Swaps one CPU's instances of two allocations.

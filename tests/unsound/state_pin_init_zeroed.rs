@@ -5,7 +5,7 @@
 // expect-message: the trait bound `CfsTgState: Zeroable` is not satisfied
 use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
-use kernel::sched::group::CfsTgState as T;
+use kernel::sched::group::CfsTgState as T; //~ REASON
 
 /// Builds zeroed states through pin-init.
 pub fn f() -> Result<PinnedPerCpu<T>> {

@@ -8,6 +8,6 @@ use kernel::prelude::*;
 use kernel::sched::{ffi, group};
 
 /// Links the group below `any`.
-pub fn f(tg: *mut ffi::task_group, any: *mut ffi::task_group) -> Result {
+pub fn f(tg: *mut ffi::task_group, any: *mut ffi::task_group) -> Result { //~ REASON
     group::alloc_state(tg, any, GFP_KERNEL) //~ ERROR
 }

@@ -6,7 +6,7 @@
 // expect-note: `CfsTgState: Zeroable`
 use kernel::percpu::pinned::PinnedPerCpu;
 use kernel::prelude::*;
-use kernel::sched::group::CfsTgState as T;
+use kernel::sched::group::CfsTgState as T; //~ REASON
 
 /// Allocates zero-filled states.
 pub fn f() -> Result<PinnedPerCpu<T>> {

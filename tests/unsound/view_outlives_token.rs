@@ -12,5 +12,5 @@ pub fn f(rq: *mut ffi::rq, cfs_rq: *mut ffi::cfs_rq) -> u64 {
         // SAFETY: As above.
         unsafe { locked.cfs_rq(cfs_rq) } //~ ERROR
     };
-    x.curr().map_or(0, |curr| curr.vruntime())
+    x.curr().map_or(0, |curr| curr.vruntime()) //~ REASON
 }
