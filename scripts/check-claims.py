@@ -692,7 +692,8 @@ def main():
                 continue
             hosts += 1
             cpu = runs[0].prov.get("host-cpu", "")
-            if not norm(cpu).startswith(norm(m[1])):
+            # /proc/cpuinfo's model name: "Intel(R) Xeon(R) Processor".
+            if not norm(re.sub(r"\((?:R|TM)\)", "", cpu, flags=re.I)).startswith(norm(m[1])):
                 line = text.count("\n", 0, m.start()) + 1
                 errors.append(f"{d}:{line}: {norm(m[1])} host: {runs[0].path} ran on {cpu or 'a host it does not name'}")
     for e in errors:
