@@ -43,7 +43,11 @@ own figures with their t intervals and an equivalence verdict (Welch
 TOST, margin stats.MARGIN["workload"]). Every interval and test is
 scripts/stats.py's. The selftests per kernel; a case that fails on every =y boot and
 passes on every =n boot fails the report (exit 1), as does a boot that
-failed or a piece with no recorded call.
+failed or a piece with no recorded call. Every kernel must have the calls
+of one boot per set (the ratios over the sets pair the boots by set), and
+of its routes where the run configured them (routes-<kernel>.txt); a
+kernel the run configured (routes-<kernel>.txt, percall-<kernel>.conf)
+must have boots: else the report fails.
 """
 import gzip
 import os
@@ -378,6 +382,15 @@ def main():
     if "gcc-prod" in KERNELS and "gcc-off" in KERNELS:
         PAIRS.extend(GCC_PAIRS)
         CONTROL_PAIRS.extend(GCC_PAIRS)
+    # A kernel the run configured (its plugin configuration, its routes)
+    # but did not boot is a kernel the report would leave out unseen.
+    configured = {f[len("routes-"):-len(".txt")] for f in os.listdir(rdir)
+                  if f.startswith("routes-") and f.endswith(".txt")}
+    configured |= {f[len("percall-"):-len(".conf")] for f in os.listdir(rdir)
+                   if f.startswith("percall-") and f.endswith(".conf")}
+    for k in sorted(configured - present):
+        problems.append(f"{k}: configured by the run (routes-{k}.txt or percall-{k}.conf), but no boot of it"
+                        " in boots.txt")
     pieces = conf_pieces(rdir)
     if not pieces:
         print(f"no pieces measured ({rdir}/pieces.txt missing or empty)")
@@ -394,6 +407,7 @@ def main():
     # Per-call records per piece, kernel and boot.
     calls = {}    # (piece, kernel) -> [list per boot]
     left = {}     # (piece, kernel) -> calls left out
+    broken = set()     # the boots whose records could not be read (said above)
     routed = {}        # (name, kernel, set) -> {piece: [(route, instructions, workload)]}
     if from_calls:
         kept = read_calls(rdir)
@@ -414,6 +428,7 @@ def main():
                 read(os.path.join(d, "percall.log")), list(pieces), routes=words)
             if why:
                 problems.append(f"{name}: {why}")
+                broken.add(name)
                 continue
             kept[(name, kernel, idx)] = {
                 piece: [r[0] for (p, wl, side), recs in records.items() if p == piece for r in recs]
@@ -445,6 +460,26 @@ def main():
         if (name, kernel, idx) in kept:
             for piece in pieces:
                 calls.setdefault((piece, kernel), []).append(kept[(name, kernel, idx)].get(piece, []))
+    # One boot per set and kernel, each with its calls (and its routes,
+    # where the run configured them): the ratios over the sets pair the
+    # kernels' boots by set, and a boot missing would pair the wrong ones.
+    sets = sorted({idx for _, _, idx, _ in bl})
+    for kernel in KERNELS:
+        mine = [idx for _, k, idx, _ in bl if k == kernel]
+        if not mine:
+            continue
+        if sorted(mine) != sets:
+            problems.append(f"{kernel}: boots of sets {' '.join(map(str, sorted(mine)))} in boots.txt, where the run"
+                            f" has sets {' '.join(map(str, sets))}: one boot per set wanted")
+        has_routes = os.path.exists(os.path.join(rdir, f"routes-{kernel}.txt"))
+        for name, k, idx, _ in bl:
+            if k != kernel or name in broken:
+                continue
+            if (name, k, idx) not in kept:
+                problems.append(f"{name}: no call recorded ({'calls.tsv.gz' if from_calls else 'its records'}):"
+                                " its set has no ratio")
+            elif has_routes and (name, k, idx) not in routed:
+                problems.append(f"{name}: no route recorded, though the run configured routes for {kernel}")
 
     print("Instructions per call at the production call sites (per-call plugin, no cache model),")
     print("all boots pooled; paths: the counts that 5 % of the calls or more take, with their share.")

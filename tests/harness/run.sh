@@ -37,7 +37,8 @@
 #    check-unsound's rule that a control differs only in marked lines;
 #  - bench-prod-report on results-prod's data with a made-up fourth,
 #    out-of-line kernel gives its table and figures, and fails when a
-#    selftest case fails on every outline boot and passes on every =n one.
+#    selftest case fails on every outline boot and passes on every =n one;
+#    it fails when a boot has no calls (the sets would pair wrong boots).
 # One line per case. Exit: 0 every case passed, 1 a case failed, 4 some
 # cases were skipped (no make test boot in the cache) and none failed.
 
@@ -576,6 +577,16 @@ if [ -n "$case" ] && gcc_fixture "$tmp/gcc" "$case"; then
 		ok "bench-prod-report: $case failing on every GCC =y boot fails the report" ||
 		ko "bench-prod-report: $case failing on every GCC =y boot gave exit $rc"
 fi
+# A boot without its calls (prod's of set 3 gone from results-prod's
+# calls): the report fails and names it, rather than pair prod's later
+# boots with =n's earlier ones over the sets.
+rm -rf "$tmp/nocalls" && cp -r $rp "$tmp/nocalls" &&
+	zcat $rp/calls.tsv.gz | grep -v '^prodbench-prod-3	' | gzip > "$tmp/nocalls/calls.tsv.gz"
+rc=0
+/usr/bin/python3 scripts/bench-prod-report.py --calls "$tmp/nocalls" > "$tmp/nocalls.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] && grep -q "prodbench-prod-3: no call recorded" "$tmp/nocalls.out" &&
+	ok "bench-prod-report: a boot without its calls fails the report" ||
+	ko "bench-prod-report: a boot without its calls gave exit $rc"
 
 # routes.py: the C twin's pick of make test's kernel (full debug
 # information) resolves by its source lines; a line without code, and a
