@@ -48,6 +48,17 @@ of one boot per set (the ratios over the sets pair the boots by set), and
 of its routes where the run configured them (routes-<kernel>.txt); a
 kernel the run configured (routes-<kernel>.txt, percall-<kernel>.conf)
 must have boots: else the report fails.
+
+A shape variant among the boots, off+<shape> (gcc-off+<shape>): the =n
+kernel (GCC's) with evaluation/bench/shapes/<shape>.patch applied to its
+fair.c, a C form of the Rust's code. It is reported as every kernel is
+(calls, medians, means, paths, routes, workloads, selftests) and against
+its =n with the statistics =y gets against =n: the pair's ratios pooled
+and over the sets of boots, per piece and per route, beside the control's
+ratio for the same pair (table-variants.md); its figures' keys name it as
+any kernel's ("route.pick.single.off+one-entity-select.median", the pair
+"route.pick.single.off+one-entity-select_off.sets"); a variant without
+its =n among the boots fails the report.
 """
 import gzip
 import os
@@ -74,8 +85,13 @@ CONTROL_PAIRS = [("off", "prod"), ("stock", "off")]
 OUTLINE_PAIRS = [("off", "outline"), ("prod", "outline")]
 # GCC's =y against GCC's =n: the same compiler on both sides.
 GCC_PAIRS = [("gcc-off", "gcc-prod")]
-# The =n each =y kernel's selftests are compared with.
+# The =n each =y kernel's selftests are compared with (and each shape
+# variant's: main() adds them).
 REFERENCE = {"prod": "off", "outline": "off", "gcc-prod": "gcc-off"}
+# A shape variant: off+<shape> or gcc-off+<shape> (scripts/build.sh), against
+# its base; main() adds the pairs of the run's variants.
+VARIANT = re.compile(r"^(off|gcc-off)\+([a-z0-9][a-z0-9-]*)$")
+VARIANT_PAIRS = []
 SHORT = {"off": "=n", "gcc-off": "GCC =n"}
 MARGIN_CALL = stats.MARGIN["call"]
 MARGIN_WORKLOAD = stats.MARGIN["workload"]
@@ -94,6 +110,16 @@ FIG = {}
 ROW = {}    # piece -> the README's table row (table.md)
 OROW = {}   # piece -> the out-of-line kernel's row (table-outline.md)
 GROW = {}   # piece -> the GCC pair's row (table-gcc.md)
+VROW = {}   # piece -> the shape variants' ratios (table-variants.md)
+# The variants' colours in the plots.
+VCOLOURS = ("#9467bd", "#8c564b", "#e377c2", "#17becf")
+
+
+def base_of(kernel):
+    """The kernel a shape variant is measured beside (off or gcc-off), or
+    None for a kernel that is not one."""
+    m = VARIANT.match(kernel)
+    return m.group(1) if m else None
 
 
 def fig(key, value):
@@ -298,7 +324,8 @@ def plot(rdir, rows):
     """ratios.svg: per piece, =y/=n and =n/stock of the means with their
     intervals (gnuplot; nothing when it is missing)."""
     pairs = (("prod/off", "off/stock") + (("outline/off",) if "outline" in KERNELS else ())
-             + (("gcc-prod/gcc-off",) if "gcc-prod" in KERNELS else ()))
+             + (("gcc-prod/gcc-off",) if "gcc-prod" in KERNELS else ())
+             + tuple(f"{b}/{a}" for a, b in VARIANT_PAIRS))
     pieces = [p for p in dict.fromkeys(r[0] for r in rows)]
     with open(os.path.join(rdir, "ratios.dat"), "w") as f:
         for i, piece in enumerate(pieces):
@@ -309,6 +336,8 @@ def plot(rdir, rows):
                         f.write(f"{x:.2f} {piece} {r[2]:.4f} {r[3]:.4f} {r[4]:.4f} {j}\n")
     extra = {"outline/off": ("9", "#d62728", "=y out of line / =n"),
              "gcc-prod/gcc-off": ("11", "#2ca02c", "GCC: =y / =n")}
+    for i, (a, b) in enumerate(VARIANT_PAIRS):
+        extra[f"{b}/{a}"] = ("13", VCOLOURS[i % len(VCOLOURS)], f"{b} / {SHORT[a]}")
     outline = "".join(f"     '' using ($6 == {j} ? $1 : 1/0):3:4:5 with yerrorbars pt {extra[p][0]}"
                       f" lc rgb '{extra[p][1]}' title '{extra[p][2]}', \\\n"
                       for j, p in enumerate(pairs) if p in extra)
@@ -337,6 +366,8 @@ def plot_routes(rdir, rows):
         return
     colour = {"stock": "#7f7f7f", "off": "#ff7f0e", "prod": "#1f77b4", "outline": "#d62728",
               "gcc-off": "#bcbd22", "gcc-prod": "#2ca02c"}
+    for i, (_, b) in enumerate(VARIANT_PAIRS):
+        colour[b] = VCOLOURS[i % len(VCOLOURS)]
     with open(os.path.join(rdir, "routes.dat"), "w") as f:
         for i, label in enumerate(labels):
             for j, kernel in enumerate(KERNELS):
@@ -370,18 +401,30 @@ def main():
     if not bl:
         print("no boots (boots.txt)")
         return 1
-    unknown = sorted({b[1] for b in bl} - set(ALL_KERNELS))
+    unknown = sorted(k for k in {b[1] for b in bl} if k not in ALL_KERNELS and not base_of(k))
     if unknown:
         print(f"boots of unknown kernels in boots.txt: {' '.join(unknown)}")
         return 1
     present = {b[1] for b in bl}
     KERNELS = tuple(k for k in ALL_KERNELS if k in KERNELS or k in present)
+    # The shape variants, after the other kernels, each beside its base.
+    variants = sorted((k for k in present if base_of(k)), key=lambda k: (ALL_KERNELS.index(base_of(k)), k))
+    KERNELS += tuple(variants)
     if "outline" in KERNELS:
         PAIRS.extend(OUTLINE_PAIRS)
         CONTROL_PAIRS.extend(OUTLINE_PAIRS)
     if "gcc-prod" in KERNELS and "gcc-off" in KERNELS:
         PAIRS.extend(GCC_PAIRS)
         CONTROL_PAIRS.extend(GCC_PAIRS)
+    for v in variants:
+        if base_of(v) not in present:
+            problems.append(f"{v}: no boot of {base_of(v)}, the kernel it is measured beside")
+            continue
+        VARIANT_PAIRS.append((base_of(v), v))
+        REFERENCE[v] = base_of(v)
+        LABEL[v] = f"{LABEL[base_of(v)]} with evaluation/bench/shapes/{VARIANT.match(v).group(2)}.patch"
+    PAIRS.extend(VARIANT_PAIRS)
+    CONTROL_PAIRS.extend(VARIANT_PAIRS)
     # A kernel the run configured (its plugin configuration, its routes)
     # but did not boot is a kernel the report would leave out unseen.
     configured = {f[len("routes-"):-len(".txt")] for f in os.listdir(rdir)
@@ -622,8 +665,9 @@ def main():
                     print(f"    noise (=n/stock, identical code): means {ctl_mean:.1%} apart, medians"
                           f" {ctl_med} apart; =y/=n: {gap_mean:.1%} and {gap_med} (point estimates;"
                           " the table compares the intervals over the sets)")
-            # The out-of-line kernels beside the control's same pair.
-            if (a, b) in OUTLINE_PAIRS + GCC_PAIRS:
+            # The out-of-line kernels and the shape variants beside the
+            # control's same pair.
+            if (a, b) in OUTLINE_PAIRS + GCC_PAIRS + VARIANT_PAIRS:
                 c = control.get((a, b))
                 if c and ps:
                     overlap = g.lo <= c.hi and c.lo <= g.hi
@@ -638,7 +682,8 @@ def main():
                         fig(f"{k}.beside_control", "overlap" if overlap else "apart")
                 else:
                     txt = "one set: no interval"
-                (GROW if (a, b) in GCC_PAIRS else OROW).setdefault(piece, {"fn": fn})[f"{b}/{a}"] = txt
+                (GROW if (a, b) in GCC_PAIRS else VROW if (a, b) in VARIANT_PAIRS else OROW).setdefault(
+                    piece, {"fn": fn})[f"{b}/{a}"] = txt
             # With the routes identified (below), a pairing by share is not needed.
             pp = None if routed else paired_paths(va, vb)
             if pp:
@@ -655,7 +700,7 @@ def main():
         print("Routes (evaluation/bench/routes.txt: the decisions a call took, by the source lines it ran;")
         print("share of the calls, median and mean instructions per kernel; each =y kernel against the =n")
         print("of its compiler: the ratio of the means over the sets of boots where both took the route,")
-        print("with its 95 % t interval):")
+        print("with its 95 % t interval" + ("; each shape variant against its =n, the same):" if VARIANT_PAIRS else "):"))
         for piece in ROUTED:
             boots_of = {}   # kernel -> [each boot's (route, instructions)], in set order
             for (name, kernel, idx), per in sorted(routed.items(), key=lambda t: (t[0][2], t[0][0])):
@@ -728,7 +773,8 @@ def main():
         plot_routes(rdir, [r for r in route_plot if r[0].split(":", 1)[1] != "none"])
         with open(os.path.join(rdir, "routes.md"), "w") as f:
             f.write("| piece | route | " + " | ".join(f"{k}: share, median/mean" for k in KERNELS)
-                    + " | =y/=n of the means over the sets, 95 % t interval |\n")
+                    + " | =y/=n" + (" (and each variant/its =n)" if VARIANT_PAIRS else "")
+                    + " of the means over the sets, 95 % t interval |\n")
             f.write("|---|---|" + "---|" * len(KERNELS) + "---|\n")
             for piece, route, cells, ratio in rows:
                 f.write(f"| {piece} | {route} | " + " | ".join(c.split(" ", 1)[1] for c in cells)
@@ -782,7 +828,7 @@ def main():
             for k in KERNELS:
                 fig(f"selftest.{case}.{k}", f"{sum(per.get(k, []))}/{len(per.get(k, []))}")
             for k, label, key in (("prod", "=y", "p"), ("outline", "outline", "p_outline"),
-                                  ("gcc-prod", "GCC =y", "p_gcc")):
+                                  ("gcc-prod", "GCC =y", "p_gcc")) + tuple((b, b, f"p_{b}") for _, b in VARIANT_PAIRS):
                 p, o = per.get(k, []), per.get(REFERENCE[k], [])
                 if p and o and sum(p) * len(o) != sum(o) * len(p):
                     ip, io = stats.rate_interval(sum(p), len(p)), stats.rate_interval(sum(o), len(o))
@@ -791,7 +837,7 @@ def main():
                     cells += (f"  {label} [{ip.lo:.2f}, {ip.hi:.2f}], {SHORT[REFERENCE[k]]} [{io.lo:.2f}, {io.hi:.2f}],"
                               f" Fisher p={pv:.3f}")
             flag = ""
-            for k in ("prod", "outline", "gcc-prod"):
+            for k in ("prod", "outline", "gcc-prod") + tuple(b for _, b in VARIANT_PAIRS):
                 p, o = per.get(k, []), per.get(REFERENCE[k], [])
                 if p and o and not any(p) and all(o):
                     flag += f"  FAILS ONLY ON {k}"
@@ -836,6 +882,17 @@ def main():
                 gy, gn = r.get("gcc-prod", ("", 0)), r.get("gcc-off", ("", 0))
                 f.write(f"| {piece} (`{r['fn']}()`) | {gy[0]} | {gn[0]} | {gy[1]} / {gn[1]} "
                         f"| {GROW.get(piece, {}).get('gcc-prod/gcc-off', '')} |\n")
+    # The shape variants' table: each beside its =n, piece by piece.
+    if VARIANT_PAIRS:
+        with open(os.path.join(rdir, "table-variants.md"), "w") as f:
+            f.write("| piece (function) | variant | its paths (share) | its `=n`'s paths (share) "
+                    "| medians variant / `=n` | means, variant/`=n` |\n")
+            f.write("|---|---|---|---|---|---|\n")
+            for piece, r in ROW.items():
+                for a, b in VARIANT_PAIRS:
+                    v, o = r.get(b, ("", 0)), r.get(a, ("", 0))
+                    f.write(f"| {piece} (`{r['fn']}()`) | `{b}` | {v[0]} | {o[0]} | {v[1]} / {o[1]} "
+                            f"| {VROW.get(piece, {}).get(f'{b}/{a}', '')} |\n")
     if problems:
         print("PROBLEMS:")
         for p in problems:

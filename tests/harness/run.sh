@@ -38,7 +38,9 @@
 #  - bench-prod-report on results-prod's data with a made-up fourth,
 #    out-of-line kernel gives its table and figures, and fails when a
 #    selftest case fails on every outline boot and passes on every =n one;
-#    it fails when a boot has no calls (the sets would pair wrong boots).
+#    it fails when a boot has no calls (the sets would pair wrong boots);
+#    with a made-up shape variant (off+<shape>) gives its table and its
+#    figures against =n, and fails when a set's boot of it has no calls.
 # One line per case. Exit: 0 every case passed, 1 a case failed, 4 some
 # cases were skipped (no make test boot in the cache) and none failed.
 
@@ -587,6 +589,32 @@ rc=0
 [ "$rc" = 1 ] && grep -q "prodbench-prod-3: no call recorded" "$tmp/nocalls.out" &&
 	ok "bench-prod-report: a boot without its calls fails the report" ||
 	ko "bench-prod-report: a boot without its calls gave exit $rc"
+# A shape variant (make bench-prod's off+<shape>, from =n, every count 3
+# more): its table and its figures against =n, and no problem of its own
+# (the report's other problems are not this case's); with the calls of
+# one set's boot of it gone, the report fails and names that boot.
+v=off+one-entity-select
+if ! kernel_fixture "$tmp/variant" "$v" off 3 ""; then
+	ko "bench-prod-report with a shape variant: the fixture could not be made from $rp"
+else
+	rc=0
+	/usr/bin/python3 scripts/bench-prod-report.py --calls "$tmp/variant" > "$tmp/variant.out" 2>&1 || rc=$?
+	rows=$(grep -c "^| [a-z_]* (\`[a-z_]*()\`) | \`$v\` |" "$tmp/variant/table-variants.md" 2>/dev/null)
+	mine=$(sed -n '/^PROBLEMS:/,$p' "$tmp/variant.out" | grep -cF "$v")
+	[ "${rows:-0}" = "$np" ] && [ "$mine" = 0 ] && [ "$rc" != 2 ] &&
+		grep -q "^pick\.$v\.median	" "$tmp/variant/figures.tsv" &&
+		grep -q "^pick\.${v}_off\.sets	" "$tmp/variant/figures.tsv" &&
+		grep -q "^boots\.$v	5$" "$tmp/variant/figures.tsv" &&
+		ok "bench-prod-report: a shape variant gets its table ($rows pieces) and its figures against =n" ||
+		ko "bench-prod-report with a shape variant: exit $rc, ${rows:-0} of $np table rows, $mine problems of its own"
+	zcat "$tmp/variant/calls.tsv.gz" | grep -v "^prodbench-$v-3	" | gzip > "$tmp/calls.tsv.gz" &&
+		mv "$tmp/calls.tsv.gz" "$tmp/variant/calls.tsv.gz"
+	rc=0
+	/usr/bin/python3 scripts/bench-prod-report.py --calls "$tmp/variant" > "$tmp/variant.out" 2>&1 || rc=$?
+	[ "$rc" = 1 ] && grep -q "prodbench-$v-3: no call recorded" "$tmp/variant.out" &&
+		ok "bench-prod-report: a shape variant's boot without its calls fails the report" ||
+		ko "bench-prod-report: a shape variant's boot without its calls gave exit $rc"
+fi
 
 # routes.py: the C twin's pick of make test's kernel (full debug
 # information) resolves by its source lines; a line without code, and a
