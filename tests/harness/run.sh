@@ -472,8 +472,11 @@ rp=evaluation/bench/results-prod
 seed=$(sed -n 's/.*shuffle seed \([0-9]*\).*/\1/p' $rp/report.txt | head -n1)
 sets=$(awk '{ print $3 }' $rp/boots.txt | sort -un | wc -l)
 ran=$(awk '{ o[$3] = o[$3] (o[$3] == "" ? "" : " ") $2 } END { for (i = 1; i in o; i++) print o[i] }' $rp/boots.txt)
-# The kernels in bench-prod.sh's order, those the run booted.
-ks=$(for k in stock off prod outline gcc-off gcc-prod; do awk -v k=$k '$2 == k { print k; exit }' $rp/boots.txt; done | xargs)
+# The kernels in bench-prod.sh's order, those the run booted (the run's
+# BENCH_PROD_KERNELS, in its order, where it named them).
+ks=$(sed -n 's/^command: .*BENCH_PROD_KERNELS="\([^"]*\)".*/\1/p' $rp/provenance.txt)
+[ -n "$ks" ] ||
+	ks=$(for k in stock off prod outline gcc-off gcc-prod; do awk -v k=$k '$2 == k { print k; exit }' $rp/boots.txt; done | xargs)
 [ -n "$seed" ] && [ "$(bash -c ". scripts/bench-lib.sh; shuffled_sets $seed $sets $ks")" = "$ran" ] &&
 	ok "shuffled_sets: results-prod's seed $seed replays its $sets sets' order ($ks)" ||
 	ko "shuffled_sets: results-prod's seed '$seed' does not replay the order of boots.txt"
