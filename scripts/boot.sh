@@ -175,7 +175,11 @@ else
 		wait $idlewatch 2>/dev/null || true
 	fi
 	sleep 1
-	pkill -f "^tail -n \+1 -F $con\$" 2>/dev/null || true
+	# The console's path as a pattern: a shape variant's name holds a '+'
+	# (off+<shape>), which would otherwise match no tail and leave the
+	# pipeline, and this boot, waiting for ever.
+	con_re=$(printf '%s\n' "$con" | sed 's/[][\.*^$+?(){}|]/\\&/g')
+	pkill -f "^tail -n \+1 -F $con_re\$" 2>/dev/null || true
 	# (the pipeline ends with the killed tail's status: not a failure)
 	wait $watcher 2>/dev/null || true
 	wall=$(( $(date +%s) - start ))
