@@ -148,9 +148,12 @@ def pick_route(word):
     'none' (no pick ran), else a '+'-joined set of single, buddy, protect
     (curr tested, the leftmost not), fast (the leftmost tested, no heap
     search) and heap (by the nodes it visited, its reads of ->rb_left:
-    heap:1-2, heap:3-4, heap:5+); several
-    when the call picked at several levels of the hierarchy; 'invalid (...)'
-    for a set of lines no route runs (the table does not fit the code)."""
+    heap:1-2, heap:3-4, heap:5+); several when the call picked again
+    (pick_next_entity() dequeues a delayed entity it picked and returns
+    NULL: pick_task_fair() and wakeup_preempt_fair() then pick anew; the
+    hierarchy is flat, one pick is one pick_eevdf() on rq->cfs);
+    'invalid (...)' for a set of lines no route runs (the table does not
+    fit the code)."""
     b = {k: bool(word >> v & 1) for k, v in PICK_BITS.items()}
     steps = word >> 24
     problem = None
