@@ -160,7 +160,7 @@ check-series: ## the series patch by patch, each built with the option on and of
 
 ##@ Checks
 
-lint: ## shellcheck, pyflakes, claims, rustfmt, CLIPPY, checkpatch, docutils [15 min]
+lint: ## shellcheck, claims, rustfmt, clippy, checkpatch [15 min; LINT_QUICK=1 2 min]
 	@$(S)/lint.sh
 
 check-off: ## =n identical to stock + its C patches; =y: no twin, no panic [13 min]

@@ -194,8 +194,8 @@ prod_percall_conf() {
 prod_routes_conf() {
 	local R=$1 k=$2 B tree fns o
 	B=$(bdir "$k")
-	tree=$WORK
-	[ "$k" = stock ] && tree=$PRISTINE
+	# The tree the kernel was built from: a shape variant's has its fair.c.
+	tree=$(flavour_tree "$k")
 	"$TOP/scripts/check-lines.sh" "$k" || die "bench-prod: $k: the line tables change the code measured"
 	fns=$(for o in "$B/kernel/sched/fair.o" "$B/kernel/sched/rust/sched_rust.o"; do
 		if [ -f "$o" ]; then

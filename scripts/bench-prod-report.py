@@ -43,7 +43,22 @@ own figures with their t intervals and an equivalence verdict (Welch
 TOST, margin stats.MARGIN["workload"]). Every interval and test is
 scripts/stats.py's. The selftests per kernel; a case that fails on every =y boot and
 passes on every =n boot fails the report (exit 1), as does a boot that
-failed or a piece with no recorded call.
+failed or a piece with no recorded call. Every kernel must have the calls
+of one boot per set (the ratios over the sets pair the boots by set), and
+of its routes where the run configured them (routes-<kernel>.txt); a
+kernel the run configured (routes-<kernel>.txt, percall-<kernel>.conf)
+must have boots: else the report fails.
+
+A shape variant among the boots, off+<shape> (gcc-off+<shape>): the =n
+kernel (GCC's) with evaluation/bench/shapes/<shape>.patch applied to its
+fair.c, a C form of the Rust's code. It is reported as every kernel is
+(calls, medians, means, paths, routes, workloads, selftests) and against
+its =n with the statistics =y gets against =n: the pair's ratios pooled
+and over the sets of boots, per piece and per route, beside the control's
+ratio for the same pair (table-variants.md); its figures' keys name it as
+any kernel's ("route.pick.single.off+one-entity-select.median", the pair
+"route.pick.single.off+one-entity-select_off.sets"); a variant without
+its =n among the boots fails the report.
 """
 import gzip
 import os
@@ -70,8 +85,13 @@ CONTROL_PAIRS = [("off", "prod"), ("stock", "off")]
 OUTLINE_PAIRS = [("off", "outline"), ("prod", "outline")]
 # GCC's =y against GCC's =n: the same compiler on both sides.
 GCC_PAIRS = [("gcc-off", "gcc-prod")]
-# The =n each =y kernel's selftests are compared with.
+# The =n each =y kernel's selftests are compared with (and each shape
+# variant's: main() adds them).
 REFERENCE = {"prod": "off", "outline": "off", "gcc-prod": "gcc-off"}
+# A shape variant: off+<shape> or gcc-off+<shape> (scripts/build.sh), against
+# its base; main() adds the pairs of the run's variants.
+VARIANT = re.compile(r"^(off|gcc-off)\+([a-z0-9][a-z0-9-]*)$")
+VARIANT_PAIRS = []
 SHORT = {"off": "=n", "gcc-off": "GCC =n"}
 MARGIN_CALL = stats.MARGIN["call"]
 MARGIN_WORKLOAD = stats.MARGIN["workload"]
@@ -90,6 +110,16 @@ FIG = {}
 ROW = {}    # piece -> the README's table row (table.md)
 OROW = {}   # piece -> the out-of-line kernel's row (table-outline.md)
 GROW = {}   # piece -> the GCC pair's row (table-gcc.md)
+VROW = {}   # piece -> the shape variants' ratios (table-variants.md)
+# The variants' colours in the plots.
+VCOLOURS = ("#9467bd", "#8c564b", "#e377c2", "#17becf")
+
+
+def base_of(kernel):
+    """The kernel a shape variant is measured beside (off or gcc-off), or
+    None for a kernel that is not one."""
+    m = VARIANT.match(kernel)
+    return m.group(1) if m else None
 
 
 def fig(key, value):
@@ -118,9 +148,12 @@ def pick_route(word):
     'none' (no pick ran), else a '+'-joined set of single, buddy, protect
     (curr tested, the leftmost not), fast (the leftmost tested, no heap
     search) and heap (by the nodes it visited, its reads of ->rb_left:
-    heap:1-2, heap:3-4, heap:5+); several
-    when the call picked at several levels of the hierarchy; 'invalid (...)'
-    for a set of lines no route runs (the table does not fit the code)."""
+    heap:1-2, heap:3-4, heap:5+); several when the call picked again
+    (pick_next_entity() dequeues a delayed entity it picked and returns
+    NULL: pick_task_fair() and wakeup_preempt_fair() then pick anew; the
+    hierarchy is flat, one pick is one pick_eevdf() on rq->cfs);
+    'invalid (...)' for a set of lines no route runs (the table does not
+    fit the code)."""
     b = {k: bool(word >> v & 1) for k, v in PICK_BITS.items()}
     steps = word >> 24
     problem = None
@@ -183,7 +216,10 @@ def read_routes(rdir):
     return out
 
 
-CONSOLE_LINES = re.compile(r"^sched_rust: (?:wbench|cgsel|stress_suite) .*$", re.M)
+# The workloads' figures, and the kernel selftests' results as the
+# kselftests cgroup_test_cpu.sh and kernel_suites.sh print them ("figure:"
+# diagnostics in the runner's KTAP).
+CONSOLE_LINES = re.compile(r"^sched_rust: (?:wbench |ksft_ktap # # figure: (?:test_cpu |stress: selftest )).*$", re.M)
 CONSOLES = {}
 
 
@@ -291,7 +327,8 @@ def plot(rdir, rows):
     """ratios.svg: per piece, =y/=n and =n/stock of the means with their
     intervals (gnuplot; nothing when it is missing)."""
     pairs = (("prod/off", "off/stock") + (("outline/off",) if "outline" in KERNELS else ())
-             + (("gcc-prod/gcc-off",) if "gcc-prod" in KERNELS else ()))
+             + (("gcc-prod/gcc-off",) if "gcc-prod" in KERNELS else ())
+             + tuple(f"{b}/{a}" for a, b in VARIANT_PAIRS))
     pieces = [p for p in dict.fromkeys(r[0] for r in rows)]
     with open(os.path.join(rdir, "ratios.dat"), "w") as f:
         for i, piece in enumerate(pieces):
@@ -302,6 +339,8 @@ def plot(rdir, rows):
                         f.write(f"{x:.2f} {piece} {r[2]:.4f} {r[3]:.4f} {r[4]:.4f} {j}\n")
     extra = {"outline/off": ("9", "#d62728", "=y out of line / =n"),
              "gcc-prod/gcc-off": ("11", "#2ca02c", "GCC: =y / =n")}
+    for i, (a, b) in enumerate(VARIANT_PAIRS):
+        extra[f"{b}/{a}"] = ("13", VCOLOURS[i % len(VCOLOURS)], f"{b} / {SHORT[a]}")
     outline = "".join(f"     '' using ($6 == {j} ? $1 : 1/0):3:4:5 with yerrorbars pt {extra[p][0]}"
                       f" lc rgb '{extra[p][1]}' title '{extra[p][2]}', \\\n"
                       for j, p in enumerate(pairs) if p in extra)
@@ -330,6 +369,8 @@ def plot_routes(rdir, rows):
         return
     colour = {"stock": "#7f7f7f", "off": "#ff7f0e", "prod": "#1f77b4", "outline": "#d62728",
               "gcc-off": "#bcbd22", "gcc-prod": "#2ca02c"}
+    for i, (_, b) in enumerate(VARIANT_PAIRS):
+        colour[b] = VCOLOURS[i % len(VCOLOURS)]
     with open(os.path.join(rdir, "routes.dat"), "w") as f:
         for i, label in enumerate(labels):
             for j, kernel in enumerate(KERNELS):
@@ -363,18 +404,39 @@ def main():
     if not bl:
         print("no boots (boots.txt)")
         return 1
-    unknown = sorted({b[1] for b in bl} - set(ALL_KERNELS))
+    unknown = sorted(k for k in {b[1] for b in bl} if k not in ALL_KERNELS and not base_of(k))
     if unknown:
         print(f"boots of unknown kernels in boots.txt: {' '.join(unknown)}")
         return 1
     present = {b[1] for b in bl}
     KERNELS = tuple(k for k in ALL_KERNELS if k in KERNELS or k in present)
+    # The shape variants, after the other kernels, each beside its base.
+    variants = sorted((k for k in present if base_of(k)), key=lambda k: (ALL_KERNELS.index(base_of(k)), k))
+    KERNELS += tuple(variants)
     if "outline" in KERNELS:
         PAIRS.extend(OUTLINE_PAIRS)
         CONTROL_PAIRS.extend(OUTLINE_PAIRS)
     if "gcc-prod" in KERNELS and "gcc-off" in KERNELS:
         PAIRS.extend(GCC_PAIRS)
         CONTROL_PAIRS.extend(GCC_PAIRS)
+    for v in variants:
+        if base_of(v) not in present:
+            problems.append(f"{v}: no boot of {base_of(v)}, the kernel it is measured beside")
+            continue
+        VARIANT_PAIRS.append((base_of(v), v))
+        REFERENCE[v] = base_of(v)
+        LABEL[v] = f"{LABEL[base_of(v)]} with evaluation/bench/shapes/{VARIANT.match(v).group(2)}.patch"
+    PAIRS.extend(VARIANT_PAIRS)
+    CONTROL_PAIRS.extend(VARIANT_PAIRS)
+    # A kernel the run configured (its plugin configuration, its routes)
+    # but did not boot is a kernel the report would leave out unseen.
+    configured = {f[len("routes-"):-len(".txt")] for f in os.listdir(rdir)
+                  if f.startswith("routes-") and f.endswith(".txt")}
+    configured |= {f[len("percall-"):-len(".conf")] for f in os.listdir(rdir)
+                   if f.startswith("percall-") and f.endswith(".conf")}
+    for k in sorted(configured - present):
+        problems.append(f"{k}: configured by the run (routes-{k}.txt or percall-{k}.conf), but no boot of it"
+                        " in boots.txt")
     pieces = conf_pieces(rdir)
     if not pieces:
         print(f"no pieces measured ({rdir}/pieces.txt missing or empty)")
@@ -391,6 +453,7 @@ def main():
     # Per-call records per piece, kernel and boot.
     calls = {}    # (piece, kernel) -> [list per boot]
     left = {}     # (piece, kernel) -> calls left out
+    broken = set()     # the boots whose records could not be read (said above)
     routed = {}        # (name, kernel, set) -> {piece: [(route, instructions, workload)]}
     if from_calls:
         kept = read_calls(rdir)
@@ -411,6 +474,7 @@ def main():
                 read(os.path.join(d, "percall.log")), list(pieces), routes=words)
             if why:
                 problems.append(f"{name}: {why}")
+                broken.add(name)
                 continue
             kept[(name, kernel, idx)] = {
                 piece: [r[0] for (p, wl, side), recs in records.items() if p == piece for r in recs]
@@ -442,6 +506,26 @@ def main():
         if (name, kernel, idx) in kept:
             for piece in pieces:
                 calls.setdefault((piece, kernel), []).append(kept[(name, kernel, idx)].get(piece, []))
+    # One boot per set and kernel, each with its calls (and its routes,
+    # where the run configured them): the ratios over the sets pair the
+    # kernels' boots by set, and a boot missing would pair the wrong ones.
+    sets = sorted({idx for _, _, idx, _ in bl})
+    for kernel in KERNELS:
+        mine = [idx for _, k, idx, _ in bl if k == kernel]
+        if not mine:
+            continue
+        if sorted(mine) != sets:
+            problems.append(f"{kernel}: boots of sets {' '.join(map(str, sorted(mine)))} in boots.txt, where the run"
+                            f" has sets {' '.join(map(str, sets))}: one boot per set wanted")
+        has_routes = os.path.exists(os.path.join(rdir, f"routes-{kernel}.txt"))
+        for name, k, idx, _ in bl:
+            if k != kernel or name in broken:
+                continue
+            if (name, k, idx) not in kept:
+                problems.append(f"{name}: no call recorded ({'calls.tsv.gz' if from_calls else 'its records'}):"
+                                " its set has no ratio")
+            elif has_routes and (name, k, idx) not in routed:
+                problems.append(f"{name}: no route recorded, though the run configured routes for {kernel}")
 
     print("Instructions per call at the production call sites (per-call plugin, no cache model),")
     print("all boots pooled; paths: the counts that 5 % of the calls or more take, with their share.")
@@ -584,8 +668,9 @@ def main():
                     print(f"    noise (=n/stock, identical code): means {ctl_mean:.1%} apart, medians"
                           f" {ctl_med} apart; =y/=n: {gap_mean:.1%} and {gap_med} (point estimates;"
                           " the table compares the intervals over the sets)")
-            # The out-of-line kernels beside the control's same pair.
-            if (a, b) in OUTLINE_PAIRS + GCC_PAIRS:
+            # The out-of-line kernels and the shape variants beside the
+            # control's same pair.
+            if (a, b) in OUTLINE_PAIRS + GCC_PAIRS + VARIANT_PAIRS:
                 c = control.get((a, b))
                 if c and ps:
                     overlap = g.lo <= c.hi and c.lo <= g.hi
@@ -600,7 +685,8 @@ def main():
                         fig(f"{k}.beside_control", "overlap" if overlap else "apart")
                 else:
                     txt = "one set: no interval"
-                (GROW if (a, b) in GCC_PAIRS else OROW).setdefault(piece, {"fn": fn})[f"{b}/{a}"] = txt
+                (GROW if (a, b) in GCC_PAIRS else VROW if (a, b) in VARIANT_PAIRS else OROW).setdefault(
+                    piece, {"fn": fn})[f"{b}/{a}"] = txt
             # With the routes identified (below), a pairing by share is not needed.
             pp = None if routed else paired_paths(va, vb)
             if pp:
@@ -617,7 +703,7 @@ def main():
         print("Routes (evaluation/bench/routes.txt: the decisions a call took, by the source lines it ran;")
         print("share of the calls, median and mean instructions per kernel; each =y kernel against the =n")
         print("of its compiler: the ratio of the means over the sets of boots where both took the route,")
-        print("with its 95 % t interval):")
+        print("with its 95 % t interval" + ("; each shape variant against its =n, the same):" if VARIANT_PAIRS else "):"))
         for piece in ROUTED:
             boots_of = {}   # kernel -> [each boot's (route, instructions)], in set order
             for (name, kernel, idx), per in sorted(routed.items(), key=lambda t: (t[0][2], t[0][0])):
@@ -690,7 +776,8 @@ def main():
         plot_routes(rdir, [r for r in route_plot if r[0].split(":", 1)[1] != "none"])
         with open(os.path.join(rdir, "routes.md"), "w") as f:
             f.write("| piece | route | " + " | ".join(f"{k}: share, median/mean" for k in KERNELS)
-                    + " | =y/=n of the means over the sets, 95 % t interval |\n")
+                    + " | =y/=n" + (" (and each variant/its =n)" if VARIANT_PAIRS else "")
+                    + " of the means over the sets, 95 % t interval |\n")
             f.write("|---|---|" + "---|" * len(KERNELS) + "---|\n")
             for piece, route, cells, ratio in rows:
                 f.write(f"| {piece} | {route} | " + " | ".join(c.split(" ", 1)[1] for c in cells)
@@ -730,9 +817,11 @@ def main():
     cases = {}
     for name, kernel, idx, rc in bl:
         con = console(rdir, name)
-        for m in re.finditer(r"^sched_rust: cgsel prod (not ok|ok) \d+ (\S+)", con, re.M):
-            cases.setdefault(m.group(2), {}).setdefault(kernel, []).append(m.group(1) == "ok")
-        for m in re.finditer(r"^sched_rust: stress_suite prod (\S+) rc (\d+)", con, re.M):
+        for m in re.finditer(r"^sched_rust: ksft_ktap # # figure: test_cpu (\S+): prod passed (\d+) of (\d+)",
+                             con, re.M):
+            ok, runs = int(m.group(2)), int(m.group(3))
+            cases.setdefault(m.group(1), {}).setdefault(kernel, []).extend([True] * ok + [False] * (runs - ok))
+        for m in re.finditer(r"^sched_rust: ksft_ktap # # figure: stress: selftest (\S+): prod rc (\d+)", con, re.M):
             cases.setdefault(m.group(1), {}).setdefault(kernel, []).append(m.group(2) == "0")
     if cases:
         print("Kernel selftests (passed/runs per kernel; where a =y kernel and its =n differ (GCC's =y:")
@@ -742,7 +831,7 @@ def main():
             for k in KERNELS:
                 fig(f"selftest.{case}.{k}", f"{sum(per.get(k, []))}/{len(per.get(k, []))}")
             for k, label, key in (("prod", "=y", "p"), ("outline", "outline", "p_outline"),
-                                  ("gcc-prod", "GCC =y", "p_gcc")):
+                                  ("gcc-prod", "GCC =y", "p_gcc")) + tuple((b, b, f"p_{b}") for _, b in VARIANT_PAIRS):
                 p, o = per.get(k, []), per.get(REFERENCE[k], [])
                 if p and o and sum(p) * len(o) != sum(o) * len(p):
                     ip, io = stats.rate_interval(sum(p), len(p)), stats.rate_interval(sum(o), len(o))
@@ -751,7 +840,7 @@ def main():
                     cells += (f"  {label} [{ip.lo:.2f}, {ip.hi:.2f}], {SHORT[REFERENCE[k]]} [{io.lo:.2f}, {io.hi:.2f}],"
                               f" Fisher p={pv:.3f}")
             flag = ""
-            for k in ("prod", "outline", "gcc-prod"):
+            for k in ("prod", "outline", "gcc-prod") + tuple(b for _, b in VARIANT_PAIRS):
                 p, o = per.get(k, []), per.get(REFERENCE[k], [])
                 if p and o and not any(p) and all(o):
                     flag += f"  FAILS ONLY ON {k}"
@@ -796,6 +885,17 @@ def main():
                 gy, gn = r.get("gcc-prod", ("", 0)), r.get("gcc-off", ("", 0))
                 f.write(f"| {piece} (`{r['fn']}()`) | {gy[0]} | {gn[0]} | {gy[1]} / {gn[1]} "
                         f"| {GROW.get(piece, {}).get('gcc-prod/gcc-off', '')} |\n")
+    # The shape variants' table: each beside its =n, piece by piece.
+    if VARIANT_PAIRS:
+        with open(os.path.join(rdir, "table-variants.md"), "w") as f:
+            f.write("| piece (function) | variant | its paths (share) | its `=n`'s paths (share) "
+                    "| medians variant / `=n` | means, variant/`=n` |\n")
+            f.write("|---|---|---|---|---|---|\n")
+            for piece, r in ROW.items():
+                for a, b in VARIANT_PAIRS:
+                    v, o = r.get(b, ("", 0)), r.get(a, ("", 0))
+                    f.write(f"| {piece} (`{r['fn']}()`) | `{b}` | {v[0]} | {o[0]} | {v[1]} / {o[1]} "
+                            f"| {VROW.get(piece, {}).get(f'{b}/{a}', '')} |\n")
     if problems:
         print("PROBLEMS:")
         for p in problems:

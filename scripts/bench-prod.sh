@@ -38,6 +38,14 @@
 # boot, 2), BENCH_PROD_SEED (the shuffle's seed; default from the clock),
 # BENCH_PROD_KERNELS (the kernels, in this order: stock off prod outline
 # gcc-off gcc-prod on x86_64, the first four on arm64).
+# A shape variant among BENCH_PROD_KERNELS, off+<shape> (gcc-off+<shape>
+# with gcc-off, x86_64), is the off kernel built with
+# evaluation/bench/shapes/<shape>.patch applied to its fair.c (scripts/
+# build.sh): booted, measured and routed as off is (the guest runs the
+# same workloads; the side it prints is the kernel's name), and reported
+# beside off, each figure also as the variant over off
+# (BENCH_PROD_KERNELS="stock off prod off+one-entity-select"). A C shape
+# of the Rust's code is kept only if it helps C's own production kernel.
 
 . "$(dirname "$0")/common.sh"
 . "$TOP/scripts/bench-lib.sh"
@@ -48,10 +56,26 @@ rounds=${BENCH_PROD_ROUNDS:-2}
 seed=${BENCH_PROD_SEED:-$(date +%s)}
 kernels="stock off prod outline gcc-off gcc-prod"
 [ "$KARCH" = x86_64 ] || kernels="stock off prod outline"
-kernels=${BENCH_PROD_KERNELS:-$kernels}
+kernels=$(xargs <<< "${BENCH_PROD_KERNELS:-$kernels}")
+# has <kernel>: whether the run measures that kernel (by its whole name: a
+# word match would take off+<shape> for off).
+has() { case " $kernels " in *" $1 "*) true ;; *) false ;; esac; }
 for k in stock off prod; do
-	grep -qw "$k" <<< "$kernels" || die "BENCH_PROD_KERNELS must have stock, off and prod: $kernels"
+	has "$k" || die "BENCH_PROD_KERNELS must have stock, off and prod: $kernels"
 done
+variants=
+for k in $kernels; do
+	case $k in
+	stock|off|prod|outline|gcc-off|gcc-prod) ;;
+	off+?*|gcc-off+?*)
+		has "${k%%+*}" || die "BENCH_PROD_KERNELS: $k is measured beside ${k%%+*}, which it does not have: $kernels"
+		[ -f "$TOP/evaluation/bench/shapes/$(shape_of "$k").patch" ] ||
+			die "BENCH_PROD_KERNELS: $k: no evaluation/bench/shapes/$(shape_of "$k").patch"
+		variants="$variants $k" ;;
+	*)	die "BENCH_PROD_KERNELS: unknown kernel $k (stock off prod outline gcc-off gcc-prod, off+<shape>, gcc-off+<shape>)" ;;
+	esac
+done
+[ "$(tr ' ' '\n' <<< "$kernels" | grep . | sort | uniq -d)" = "" ] || die "BENCH_PROD_KERNELS names a kernel twice: $kernels"
 nk=$(wc -w <<< "$kernels")
 EXTRA_DEB_PKGS="gnuplot-nox" "$TOP/scripts/setup.sh"
 "$TOP/scripts/fetch-kernel.sh"
@@ -60,7 +84,7 @@ for k in $kernels; do
 	"$TOP/scripts/build.sh" "$k"
 done
 for k in prod outline gcc-prod; do
-	grep -qw "$k" <<< "$kernels" && "$TOP/scripts/check-prod.sh" "$k"
+	if has "$k"; then "$TOP/scripts/check-prod.sh" "$k"; fi
 done
 
 R=$CACHE/bench-results-prod
@@ -70,13 +94,16 @@ mkdir -p "$R"
 percall_plugins
 prod_percall_conf "$R" $kernels
 . "$TOP/scripts/provenance.sh"
-# The configuration fragments its kernels are built from (scripts/build.sh).
+# The configuration fragments its kernels are built from (scripts/build.sh),
+# and the shapes, when a variant is measured.
 distro=distro
 [ "$KARCH" = x86_64 ] || distro=distro-$KARCH
+shapes=
+[ -z "$variants" ] || shapes=" evaluation/bench/shapes"
 # shellcheck disable=SC2046 # one .config per kernel
 provenance_begin "$R/provenance.txt" "make bench-prod BENCH_PROD_BOOTS=$boots BENCH_PROD_ROUNDS=$rounds BENCH_PROD_SEED=$seed${BENCH_PROD_KERNELS:+ BENCH_PROD_KERNELS=\"$kernels\"}" \
-	"$KARCH production kernels $kernels (stock, =n, =y, =y out of line, GCC's =n and =y), configs/base.config + $KARCH.config + distro.config, under QEMU TCG with the per-call plugin" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/base.config configs/$KARCH.config configs/$distro.config scripts/build.sh tests/boot/init evaluation/bench/guest.sh tests/boot/stress.sh tests/boot/schedbench.c evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/mkinitramfs.sh scripts/boot.sh scripts/common.sh tests/boot/checks.sh scripts/percall_data.py scripts/stats.py evaluation/bench/routes.txt scripts/routes.py scripts/check-lines.sh" \
+	"$KARCH production kernels $kernels (stock, =n, =y, =y out of line, GCC's =n and =y${variants:+; =n with a C shape of evaluation/bench/shapes/:$variants}), configs/base.config + $KARCH.config + distro.config, under QEMU TCG with the per-call plugin" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/base.config configs/$KARCH.config configs/$distro.config scripts/build.sh tests/boot/init evaluation/bench/guest.sh tests/selftests/sched_rust evaluation/bench/percall.c scripts/bench-prod.sh scripts/bench-prod-report.py scripts/bench-lib.sh scripts/mkinitramfs.sh scripts/boot.sh scripts/common.sh scripts/ksft-verdict.py scripts/ktap-cases.sh scripts/percall_data.py scripts/stats.py evaluation/bench/routes.txt scripts/routes.py scripts/check-lines.sh$shapes" \
 	$(for k in $kernels; do echo "$(bdir "$k")/.config"; done)
 if grep -q gcc- <<< "$kernels"; then
 	echo "toolchain-gcc: $(gcc --version | head -n1); $(ld.bfd --version | head -n1)" >> "$R/provenance.txt"
@@ -96,14 +123,16 @@ provenance_built "$R/provenance.txt" $(for k in $kernels; do bdir "$k"; done)
 	echo "QEMU $($QEMU --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/'), accel ${ACCEL:-tcg,thread=single}, -smp ${SMP:-4,sockets=2,cores=2,threads=1}, host $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 	for k in $kernels; do
 		B=$(bdir "$k")
-		echo "$k: $(cat "$B/include/config/kernel.release"), CONFIG_SCHED_RUST_CFS=$(sed -n 's/^CONFIG_SCHED_RUST_CFS=//p' "$B/.config"), CONFIG_SCHED_RUST_CFS_DEBUG=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_DEBUG=//p' "$B/.config"), CONFIG_SCHED_RUST_CFS_INLINE=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_INLINE=//p' "$B/.config"), $(grep -c '^CONFIG_.*=y' "$B/.config") options =y"
+		s=
+		[ -z "$(shape_of "$k")" ] || s=", fair.c with evaluation/bench/shapes/$(shape_of "$k").patch ($(sha256sum "$TOP/evaluation/bench/shapes/$(shape_of "$k").patch" | cut -c1-16))"
+		echo "$k: $(cat "$B/include/config/kernel.release"), CONFIG_SCHED_RUST_CFS=$(sed -n 's/^CONFIG_SCHED_RUST_CFS=//p' "$B/.config"), CONFIG_SCHED_RUST_CFS_DEBUG=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_DEBUG=//p' "$B/.config"), CONFIG_SCHED_RUST_CFS_INLINE=$(sed -n 's/^CONFIG_SCHED_RUST_CFS_INLINE=//p' "$B/.config"), $(grep -c '^CONFIG_.*=y' "$B/.config") options =y$s"
 	done
 	"$TOP/scripts/build-flags.sh" prod
 	# outline's own flags: its fair.o is compiled by Kbuild's rule, not the inline one.
-	if grep -qw outline <<< "$kernels"; then
+	if has outline; then
 		"$TOP/scripts/build-flags.sh" outline | sed 's/^/outline /'
 	fi
-	if grep -qw gcc-prod <<< "$kernels"; then
+	if has gcc-prod; then
 		"$TOP/scripts/build-flags.sh" gcc-prod | sed 's/^/gcc-prod /'
 	fi
 } > "$R/header.txt"

@@ -33,6 +33,7 @@ if [ "${BENCH_README:-}" = prod ]; then
 	cp "$R/calls.tsv.gz" "$R/consoles.tsv.gz" "$R/left-out.tsv" "$R/boots.txt" "$R/pieces.txt" "$R/figures.tsv" "$R/table.md" "$dst/"
 	[ -f "$R/table-outline.md" ] && cp "$R/table-outline.md" "$dst/"
 	[ -f "$R/table-gcc.md" ] && cp "$R/table-gcc.md" "$dst/"
+	[ -f "$R/table-variants.md" ] && cp "$R/table-variants.md" "$dst/"
 	for f in "$R"/routes.md "$R"/routes.tsv.gz "$R"/routes-*.txt "$R"/routes.svg; do
 		[ -f "$f" ] && cp "$f" "$dst/"
 	done
@@ -86,6 +87,14 @@ if [ "${BENCH_README:-}" = prod ]; then
 			echo "boots beside the control's for the same pair:"
 			echo
 			cat "$R/table-gcc.md"
+			echo
+		fi
+		if [ -f "$R/table-variants.md" ]; then
+			echo "The shape variants: \`=n\` with a C form of the Rust's code applied to its fair.c"
+			echo "(evaluation/bench/shapes/), each against its \`=n\`, the ratio of the means over the sets"
+			echo "of boots beside the control's for the same pair:"
+			echo
+			cat "$R/table-variants.md"
 			echo
 		fi
 		echo '```'

@@ -66,7 +66,7 @@ grep -q '^CONFIG_SCHED_RUST_CFS_SHADOW=y' "$B/.config" ||
 . "$TOP/scripts/provenance.sh"
 provenance_begin "$R/provenance.txt" "$(sed -n 's/^command: //p' "$R/header.txt")" \
 	"x86_64 bench kernel (the evaluation kernel) at 4 to 64 CPUs, under QEMU TCG with the per-call plugin" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/base.config configs/x86_64.config configs/eval.config configs/kunit.config configs/distro.config scripts/build.sh tests/boot evaluation/bench/guest.sh evaluation/bench/percall.c scripts/bench-scale.sh scripts/bench-scale-report.py scripts/bench-lib.sh scripts/mkinitramfs.sh scripts/boot.sh scripts/common.sh scripts/percall_data.py scripts/stats.py" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/base.config configs/x86_64.config configs/eval.config configs/kunit.config configs/distro.config scripts/build.sh tests/boot tests/selftests/sched_rust evaluation/bench/guest.sh evaluation/bench/percall.c scripts/bench-scale.sh scripts/bench-scale-report.py scripts/bench-lib.sh scripts/mkinitramfs.sh scripts/boot.sh scripts/common.sh scripts/percall_data.py scripts/stats.py" \
 	"$B/.config"
 # The placed files its kernel was compiled from: a later change to another
 # (kernel/sched/rust/lockdep.c, which only kernels with lockdep compile) leaves the run current.

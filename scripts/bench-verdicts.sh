@@ -49,7 +49,7 @@ distro=distro
 provenance_begin "$R/provenance.txt" \
 	"make bench-verdicts VERDICT_BOOTS=$boots VERDICT_RUNS=$runs VERDICT_SEED=$seed VERDICT_CASES=$cases" \
 	"$KARCH production kernels stock, =n (off) and =y (prod), configs/base.config + $KARCH.config + distro.config, under QEMU TCG" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/base.config configs/$KARCH.config configs/$distro.config scripts/build.sh tests/boot/init tests/boot/test_cpu_repeat.c scripts/mkinitramfs.sh scripts/bench-verdicts.sh scripts/bench-verdicts-report.py scripts/bench-lib.sh scripts/boot.sh scripts/common.sh tests/boot/checks.sh scripts/stats.py" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs/base.config configs/$KARCH.config configs/$distro.config scripts/build.sh tests/boot/init tests/boot/test_cpu_repeat.c scripts/mkinitramfs.sh scripts/bench-verdicts.sh scripts/bench-verdicts-report.py scripts/bench-lib.sh scripts/boot.sh scripts/common.sh scripts/ksft-verdict.py scripts/ktap-cases.sh scripts/stats.py" \
 	"$(bdir stock)/.config" "$(bdir off)/.config" "$(bdir prod)/.config"
 provenance_built "$R/provenance.txt" "$(bdir stock)" "$(bdir off)" "$(bdir prod)"
 

@@ -72,7 +72,7 @@ percall_plugins
 . "$TOP/scripts/provenance.sh"
 provenance_begin "$R/provenance.txt" "$(sed -n 's/^command: //p' "$R/header.txt")" \
 	"$KARCH $flavour kernel (the evaluation kernel: the debug and bench options), under QEMU TCG" \
-	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot evaluation/bench/guest.sh evaluation/bench/icount.c evaluation/bench/percall.c evaluation/bench/tb_insns.h scripts/bench.sh scripts/bench-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/latency-report.py scripts/stats.py" \
+	"kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot tests/selftests/sched_rust evaluation/bench/guest.sh evaluation/bench/icount.c evaluation/bench/percall.c evaluation/bench/tb_insns.h scripts/bench.sh scripts/bench-report.py scripts/bench-lib.sh scripts/percall_data.py scripts/latency-report.py scripts/stats.py" \
 	"$B/.config"
 provenance_built "$R/provenance.txt" "$B"
 

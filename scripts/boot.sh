@@ -12,20 +12,19 @@
 # BOOT_IDLE_TIMEOUT (seconds without a byte on the console after which the
 # boot counts as hung: default 900; 0 disables it), SMP, QEMU_EXTRA (more QEMU
 # arguments, e.g. a TCG plugin), BOOT_NAME (output directory
-# $CACHE/boot-<name>, default the flavour), BOOT_CONSOLE (check this saved console
-# instead of booting, the guest's checks run again here on its lines;
-# BOOT_RC its QEMU exit status; BOOT_RECHECK=0 takes the guest's own KTAP
-# suite from the console instead, as a boot does), V=1 (the console as it
-# comes; otherwise the guest's phases with their times).
+# $CACHE/boot-<name>, default the flavour), BOOT_CONSOLE (check this saved
+# console instead of booting; BOOT_RC its QEMU exit status), V=1 (the
+# console as it comes; otherwise the guest's tests with their times).
 # With sched_rust.mode=shell among the parameters (make shell) the guest is
 # interactive: QEMU on the terminal, no timeout and no checks.
 # Fails (1) on a timeout or a QEMU exit other than 0, a kernel that did not
 # reach the end of the workload, any splat (WARNING, BUG, lockdep, UBSAN,
 # KASAN, RCU stall, lockup, hung task, refcount), a KUnit failure or a
-# missing suite, and on a failed or incomplete KTAP suite of the guest's
-# own checks (tests/boot/checks.sh: any claim of the workload whose data is
-# missing, any check that found a difference); exits 2 when QEMU could not
-# run the kernel at all. A failure ends with a block to reproduce it and,
+# missing suite, and on the kselftests the guest ran (tests/selftests/
+# sched_rust/, through the kernel's runner): the runner's KTAP, parsed by
+# kunit.py, must hold the mode's tests, none failed, none incomplete, no
+# skip the kernel's configuration does not explain (scripts/ksft-verdict.py);
+# exits 2 when QEMU could not run the kernel at all. A failure ends with a block to reproduce it and,
 # for a splat, the call trace decoded to file:line (splat-decoded.txt).
 
 . "$(dirname "$0")/common.sh"
@@ -134,11 +133,12 @@ else
 		# The whole pipeline without fd 9: a tail left behind by a killed
 		# boot would otherwise keep the cache's lock.
 		{ tail -n +1 -F "$con" 2>/dev/null | sed -u "s/\r//; $untime" | grep --line-buffered -E \
-			'^Run /init|^KTAP version 1$|^sched_rust: (phase|ksft_ktap (not )?ok [0-9]+ selftests|stress start|stress done|llc_run|run |cgsel_exit|DONE|FAIL)|WARNING:|BUG:|Kernel panic|rcu: INFO' |
+			'^Run /init|^KTAP version 1$|^sched_rust: (ksft_ktap (# )?(not )?(ok [0-9]+ )?selftests: |bench|pcrun|DONE|FAIL)|WARNING:|BUG:|Kernel panic|rcu: INFO' |
 			while IFS= read -r l; do
 				case $l in
 				'Run /init'*) l="/init started (after the built-in KUnit suites)" ;;
 				'KTAP version 1') [ -n "${ktap:-}" ] && continue; ktap=1; l="kernel up, KUnit suites running" ;;
+				'sched_rust: ksft_ktap # selftests: '*) l="kselftest ${l#sched_rust: ksft_ktap # selftests: } started" ;;
 				'sched_rust: ksft_ktap '*) l="kselftest ${l#sched_rust: ksft_ktap }" ;;
 				sched_rust:*) l=${l#sched_rust: } ;;
 				esac
@@ -175,7 +175,11 @@ else
 		wait $idlewatch 2>/dev/null || true
 	fi
 	sleep 1
-	pkill -f "^tail -n \+1 -F $con\$" 2>/dev/null || true
+	# The console's path as a pattern: a shape variant's name holds a '+'
+	# (off+<shape>), which would otherwise match no tail and leave the
+	# pipeline, and this boot, waiting for ever.
+	con_re=$(printf '%s\n' "$con" | sed 's/[][\.*^$+?(){}|]/\\&/g')
+	pkill -f "^tail -n \+1 -F $con_re\$" 2>/dev/null || true
 	# (the pipeline ends with the killed tail's status: not a failure)
 	wait $watcher 2>/dev/null || true
 	wall=$(( $(date +%s) - start ))
@@ -186,11 +190,10 @@ fi
 # printed: a grep that finds nothing must not end the script (errexit).
 set +e +o pipefail
 # Each check is a KTAP test case of the suite sched_rust_boot (check, cases[],
-# problems[]: tests/boot/ktap-cases.sh, shared with the guest's checks). The
-# suite is parsed by kunit.py with KUnit's own and the guest's, into one
-# summary.
-# shellcheck source=tests/boot/ktap-cases.sh
-. "$TOP/tests/boot/ktap-cases.sh"
+# problems[]: scripts/ktap-cases.sh). The suite is parsed by kunit.py with
+# KUnit's own and the kselftests', into one summary.
+# shellcheck source=scripts/ktap-cases.sh
+. "$TOP/scripts/ktap-cases.sh"
 check "QEMU exited 0 within the timeout"
 # (QEMU stopped by the watchdog's SIGTERM exits 0: the file says it was.)
 if [ -f "$out/idle-timeout" ] && [ -z "${BOOT_CONSOLE:-}" ]; then
@@ -221,14 +224,10 @@ if grep -E "$splat" "$con" | grep -vE "$nodata" >/dev/null; then
 	problems+=("kernel reported a problem:")
 	problems+=("$(grep -nE "$splat" "$con" | grep -vE "$nodata" | head -n5)")
 fi
-# The guest's own claims are checked in the guest (tests/boot/checks.sh,
-# below); their figures are in the report.
-shadow=$(sed -n 's/^sched_rust: shadow //p' "$con" | tail -n1)
-llc_check=$(sed -n 's/^sched_rust: llc_check //p' "$con" | tail -n1)
-llc_shadow=$(sed -n 's/^sched_rust: llc_shadow //p' "$con" | tail -n1)
-llc_choice=$(sed -n 's/^sched_rust: llc_choice //p' "$con" | tail -n1)
-tg_shadow=$(sed -n 's/^sched_rust: tg_shadow //p' "$con" | tail -n1)
-kmemleak=$(sed -n 's/^sched_rust: kmemleak //p' "$con" | tail -n1)
+check "no failure reported by the guest's glue"
+while IFS= read -r l; do
+	problems+=("guest: $l")
+done < <(sed -n 's/^sched_rust: FAIL //p' "$con")
 
 # KUnit: the built-in suites ran at boot and printed KTAP on the console;
 # kunit.py parses it. The project's suites must all be there, each with
@@ -285,31 +284,69 @@ guest_lines() {
 		}
 		{ print }' "$con"
 }
-# This project's kselftests (the test and production workloads): the
-# runner's KTAP as the guest printed it, parsed by kunit.py, each test's
-# nested KTAP as its subtests ("# " prefixed there, indented here). It must
-# parse with no failure, and count as many tests (kunit.py counts the
-# cases, not the tests that hold them) as the guest's case lines name
-# (tests/boot/checks.sh judges those).
+# The kselftests the guest ran (tests/selftests/sched_rust/, through the
+# kernel's runner): the runner's KTAP as the guest printed it, each test's
+# own KTAP nested in it ("# " prefixed there, indented here), parsed by
+# kunit.py; its JSON held against the tests of the mode
+# (scripts/ksft-verdict.py: the mode's tests, each once, none failed or
+# incomplete, no skip the configuration does not explain). The evaluation's
+# other modes run none.
 ksft_summary=
-if { [ "$mode" = test ] || [ "$mode" = prod ]; } && grep -q '^sched_rust: ksft_sched_rust_plan ' "$con"; then
-	check "kselftests: kunit.py parses the runner's KTAP"
+ksft_mode=$mode
+# The short production boot, by the command line the kernel printed (a
+# saved console's own, when checked again).
+kcmd=$(sed -n 's/.*Kernel command line: //p' "$con" | head -n1)
+[ "$mode" = prod ] && [[ " ${kcmd:-$cmdline} " == *" sched_rust.short=1 "* ]] && ksft_mode=prod-short
+# The CPUs QEMU was given, which the verdict's skips by CPU count use (not
+# the guest's own count, which the topology check holds against it).
+want_cpus=${SMP%%,*}
+rm -f "$out"/ksft.*
+if [[ " test prod stress selftests prodbench " == *" $mode "* ]]; then
+	check "kselftests: the mode's tests ran and passed"
 	guest_lines | sed -n 's/^sched_rust: ksft_ktap //p' | sed 's/^# /    /' > "$out/ksft.ktap"
 	krc=0
-	(cd "$WORK" && python3 tools/testing/kunit/kunit.py parse "$out/ksft.ktap") > "$out/ksft.raw" 2>&1 || krc=$?
+	rm -f "$out/ksft.json"
+	(cd "$WORK" && python3 tools/testing/kunit/kunit.py parse --json="$out/ksft.json" "$out/ksft.ktap") > "$out/ksft.raw" 2>&1 || krc=$?
 	sed 's/\x1b\[[0-9;]*m//g' "$out/ksft.raw" > "$out/ksft.txt"
 	ksft_summary=$(grep -E 'Testing complete' "$out/ksft.txt" | tail -n1 || true)
-	want=$(grep -cE '^sched_rust: ksft_sched_rust_case [a-z_]+ (not )?ok [0-9]+ ' "$con" || true)
-	got=$(sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p' <<< "$ksft_summary")
 	if [ ! -s "$out/ksft.ktap" ]; then
 		problems+=("kselftests: no 'sched_rust: ksft_ktap' line: the runner's KTAP is not on the console")
-	elif [ $krc != 0 ] || [ -z "$ksft_summary" ]; then
-		problems+=("kselftests: kunit.py parse exited $krc${ksft_summary:+ ($ksft_summary)} (report: $out/ksft.txt)")
-	elif grep -qE 'failed: [1-9]|crashed: [1-9]|errors: [1-9]' <<< "$ksft_summary"; then
-		problems+=("kselftests: kunit.py: $ksft_summary")
-	elif [ "${got:-0}" != "$want" ]; then
-		problems+=("kselftests: kunit.py counted ${got:-no} tests in the runner's KTAP, the guest's lines name $want cases")
+	elif [ -z "$ksft_summary" ] || [ ! -s "$out/ksft.json" ]; then
+		problems+=("kselftests: kunit.py parse exited $krc without totals (report: $out/ksft.txt)")
+	else
+		vrc=0
+		verdict=$(/usr/bin/python3 "$TOP/scripts/ksft-verdict.py" "$ksft_mode" "$out/ksft.json" "$B/.config" \
+			"$want_cpus" "$(sed -n 's/^sched_rust: ksft_tests //p' "$con" | head -n1)") || vrc=$?
+		while IFS= read -r l; do
+			[ -n "$l" ] && problems+=("kselftests: $l")
+		done <<< "$verdict"
+		[ $vrc = 0 ] || [ -n "$verdict" ] || problems+=("kselftests: scripts/ksft-verdict.py exited $vrc")
 	fi
+	# kunit.py takes an XFAIL or TODO result for a pass; none is expected.
+	while IFS= read -r l; do
+		problems+=("kselftests: a result kunit.py counts as passed, not expected here: ${l#"${l%%[! ]*}"}")
+	done < <(grep -E '^ *(not )?ok [0-9]+ .*# (XFAIL|TODO)' "$out/ksft.ktap")
+	rrc=$(sed -n 's/^sched_rust: ksft_exit //p' "$con" | tail -n1)
+	[ "$rrc" = 0 ] || problems+=("kselftests: the runner exited '${rrc:-without a ksft_exit line}'")
+fi
+# The CPUs QEMU was given, all up; two LLCs, or the LLC piece is never
+# called (the machine QEMU emulates).
+if [ "$mode" != shell ] && grep -q '^sched_rust: cpus ' "$con"; then
+	check "topology: every CPU up"
+	ncpu=$(sed -n 's/^sched_rust: cpus //p' "$con" | head -n1)
+	[ "$ncpu" = "$want_cpus" ] || problems+=("topology: the guest has ${ncpu:-no} CPUs, QEMU was given $want_cpus (SMP=$SMP)")
+fi
+if [ "$mode" = test ] || [ "$mode" = prod ]; then
+	check "topology: two LLCs"
+	nllc=$(sed -n 's/^sched_rust: llc_count //p' "$con" | head -n1)
+	[ "${nllc:-0}" -ge 2 ] || problems+=("topology: ${nllc:-no} LLCs, the LLC piece needs at least 2")
+fi
+# The debug kernel boots with every piece on Rust (its default side).
+if [ "$mode" = test ] && cfg SCHED_RUST_CFS_DEBUG; then
+	check "the pieces on Rust at boot"
+	first=$(sed -n 's/^sched_rust: piece //p' "$con" | head -n3 | sort | tr '\n' ' ')
+	[ "$first" = "llc rust pick rust tg_state rust " ] ||
+		problems+=("the pieces at boot: '${first:-none}', not every piece on Rust")
 fi
 
 # The production kernel (sched_rust.mode=prod: make, make test's production
@@ -331,72 +368,34 @@ if { [ "$mode" = test ] || [ "$mode" = prod ]; } && cfg SCHED_CACHE; then
 	grep -q 'enabling cache aware scheduling' "$con" ||
 		problems+=("no 'enabling cache aware scheduling' in the kernel log: the LLC piece is never called")
 fi
-# The guest's checks of its own workload (tests/boot/checks.sh): the KTAP
-# suite it printed after its workload, between "sched_rust: guest_checks" and
-# "sched_rust: guest_checks_end"; on a saved console (BOOT_CONSOLE), the same
-# script run here on the console's lines and the build's .config, unless
-# BOOT_RECHECK=0 (the suite the guest printed, as in a boot). It must be
-# complete (as many results as its plan) and pass; it becomes the suite
-# sched_rust_guest of boot.ktap.
-guest_ktap=$out/guest-checks.ktap
-figure() { sed -n "s/^# figure: $1//p" "$guest_ktap"; }
-if [ "$mode" != shell ]; then
-	check "the guest's checks: a complete KTAP suite"
-	if [ -n "${BOOT_CONSOLE:-}" ] && [ "${BOOT_RECHECK:-1}" != 0 ]; then
-		# The console's guest lines, where a kernel message cut one in
-		# two ("sched_rust: stress_tool cyclictest 0[  503.107054] smpboot: ..."
-		# and the rest of the guest's line on the next) joined again; the
-		# guest checked its own copy, which the console cannot cut.
-		guest_lines > "$out/guest-lines.txt"
-		KTAP_HELPERS=$WORK/tools/testing/selftests/kselftest/ktap_helpers.sh \
-			bash "$TOP/tests/boot/checks.sh" "$mode" "$out/guest-lines.txt" "$B/.config" > "$guest_ktap"
+# sched_rust.mode=weights and cpumax (test_cpu's tests, measured): every
+# round reported, as many rounds as pairs x sides (x kinds).
+if [ "$mode" = weights ]; then
+	check "weights: every round measured"
+	read -r pairs nsides <<< "$(sed -n 's/^sched_rust: weights pairs \([0-9]*\) sides \(.*\) round_seconds.*/\1 \2/p' "$con" | awk '{ print $1, NF - 1 }')"
+	if [ -z "$pairs" ]; then
+		problems+=("weights: no 'sched_rust: weights pairs' line: the experiment did not start")
 	else
-		sed "$untime" "$con" | awk '
-			/^sched_rust: guest_checks_end / { on = 0 }
-			on && /^(K?TAP version [0-9]+|1\.\.[0-9]+|(not )?ok [0-9]+ .*|# .*)$/ { print }
-			/^sched_rust: guest_checks / { on = 1 }' > "$guest_ktap"
+		got=$(grep -cE '^sched_rust: weights (c|rust) [0-9]+ usage [0-9]+ [0-9]+ [0-9]+ [0-9]+$' "$con")
+		[ "$got" = $((pairs * nsides)) ] || problems+=("weights: $got rounds measured of $((pairs * nsides))")
 	fi
-	gplan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$guest_ktap" | head -n1)
-	gres=$(grep -cE '^(not )?ok [0-9]+ ' "$guest_ktap")
-	gnot=$(grep -cE '^not ok [0-9]+ ' "$guest_ktap")
-	if [ -z "$gplan" ]; then
-		problems+=("the guest printed no KTAP suite of its checks (tests/boot/checks.sh)")
-	elif [ "$gres" != "$gplan" ]; then
-		problems+=("the guest's checks: $gres results of a plan of $gplan")
+fi
+if [ "$mode" = cpumax ]; then
+	check "cpumax: every round measured"
+	pairs=$(sed -n 's/^sched_rust: cpucg_max pairs \([0-9]*\) sides .* kinds .* hz .*/\1/p' "$con")
+	if [ -z "$pairs" ]; then
+		problems+=("cpumax: no 'sched_rust: cpucg_max pairs' line: the experiment did not start")
+	else
+		got=$(grep -cE '^sched_rust: cpucg_max (c|rust) [0-9]+ kind (flat|nested|quota10) quota_us [0-9]+ seconds [0-9]+ wake_us [0-9]+ exit_us [0-9]+ reaped_us [0-9]+ usage_sleep [0-9]+ usage_exit [0-9]+ usage_end [0-9]+ +nr_periods [0-9]+ nr_throttled [0-9]+ throttled_usec [0-9]+$' "$con")
+		[ "$got" = $((pairs * 2 * 3)) ] || problems+=("cpumax: $got rounds measured of $((pairs * 2 * 3))")
 	fi
-	# Its failures three ways, which must agree: the results, its totals
-	# line and, in a boot, checks.sh's exit status.
-	gtot=$(sed -n 's/^# Totals: .* fail:\([0-9]*\) .*/\1/p' "$guest_ktap" | tail -n1)
-	[ "${gtot:-missing}" = "$gnot" ] ||
-		problems+=("the guest's checks: $gnot results not ok, its totals say fail:${gtot:-missing}")
-	if [ -z "${BOOT_CONSOLE:-}" ] || [ "${BOOT_RECHECK:-1}" = 0 ]; then
-		grc=$(sed -n 's/^sched_rust: guest_checks_end \([0-9]*\)$/\1/p' "$con" | tail -n1)
-		[ "$gnot" = 0 ] && [ "$grc" != 0 ] &&
-			problems+=("the guest's checks exited ${grc:-without a guest_checks_end line} with every result ok")
-		# The cases it chose (by the mode and the kernel's options): as
-		# many as the same script chooses here with the build's .config.
-		hplan=$(KTAP_HELPERS=$WORK/tools/testing/selftests/kselftest/ktap_helpers.sh \
-			bash "$TOP/tests/boot/checks.sh" "$mode" "$con" "$B/.config" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p')
-		[ "${gplan:-0}" = "$hplan" ] ||
-			problems+=("the guest's checks: a plan of ${gplan:-none} cases, where this mode and the build's .config give $hplan")
-	fi
-	# Its failed cases fail the boot as cases of sched_rust_guest, not of sched_rust_boot.
-	check ""
-	while IFS= read -r l; do
-		problems+=("guest check failed: ${l#not ok }")
-	done < <(grep -E '^not ok [0-9]+ ' "$guest_ktap")
-	# Each failed case's problems: the diagnostics before its result.
-	while IFS= read -r l; do
-		problems+=("  $l")
-	done < <(awk '/^# figure: / { next } /^# / { d[++n] = substr($0, 3); next }
-		/^not ok / { for (i = 1; i <= n; i++) print d[i] } /^(not )?ok / { n = 0 }' "$guest_ktap" | grep -v '^Totals: ')
 fi
 # sched_rust.mode=weights (test_cpu's nested weight test, measured) and cpumax
 # (test_cpucg_max and _nested): the share l0 / (l1 + l2) per side (1 is
 # fair), or per kind and side the test's verdict and usage over its
 # expectation and where the excess arose; with the paired Rust - C
 # differences, their t intervals and equivalence verdicts
-# (scripts/paired-report.py). The guest checked that every round reported.
+# (scripts/paired-report.py).
 if [ "$mode" = weights ] && grep -q '^sched_rust: weights pairs ' "$con"; then
 	check "weights: the paired report"
 	weights_report=$(/usr/bin/python3 "$TOP/scripts/paired-report.py" weights "$con") ||
@@ -434,80 +433,33 @@ else
 	echo "shape:       production kernel without the Rust pieces (CONFIG_SCHED_RUST_CFS unset: fair.c's C)"
 fi
 [ "$mode" = prod ] && echo "             guest: $(guest_fact shape); sched/preempt: $(guest_fact preempt)"
-# This project's kselftests, the test and production boots' workloads of
-# the pieces: the runner's verdict, then each test's cases.
-if grep -q '^sched_rust: ksft_sched_rust_plan ' "$con"; then
-	echo "kselftests:  sched_rust: $(sed -n 's/^sched_rust: ksft_sched_rust ok [0-9]* selftests: sched_rust: //p' "$con" |
-		wc -l) of $(guest_fact ksft_sched_rust_plan) tests passed (runner exit $(guest_fact ksft_sched_rust_exit))"
+# The kselftests: per test its result and its cases' counts, then its
+# cases and the figures it printed ("# figure: ...").
+if [ -s "$out/ksft.ktap" ]; then
+	echo "kselftests:  $(guest_fact ksft_tests) (runner exit $(guest_fact ksft_exit))"
 	[ -n "$ksft_summary" ] && echo "             kunit.py: ${ksft_summary#*] }"
-	sed -n 's/^sched_rust: ksft_sched_rust not ok [0-9]* selftests: sched_rust: /             FAILED: /p' "$con"
-	sed -n 's/^sched_rust: ksft_sched_rust_case \([a-z_]*\) \(not ok\|ok\) [0-9]* /             \1: \2 /p' "$con"
+	awk '
+		/^    selftests: sched_rust: / { t = $NF; ok = no = sk = 0; n = 0; next }
+		/^    (not )?ok [0-9]+ / && t != "" {
+			if ($0 ~ /# SKIP/) sk++; else if ($1 == "not") no++; else ok++
+			line[++n] = substr($0, 5)
+			next
+		}
+		/^    # figure: / && t != "" { line[++n] = substr($0, 7); next }
+		/^(not )?ok [0-9]+ selftests: sched_rust: / {
+			printf "  %s %s: %d ok, %d not ok, %d skipped\n", ($1 == "not" ? "FAILED" : ($0 ~ /# SKIP/ ? "skipped" : "passed")), t, ok, no, sk
+			for (i = 1; i <= n; i++) print "      " line[i]
+			t = ""
+		}' "$out/ksft.ktap" | sed 's/^/           /'
 fi
-# The rest of the workload: CPU hotplug and the kernel's selftests on a
-# production kernel, test_cpu per side ("ok/not ok N name" per
-# implementation), the field's tools.
-{
-	if [ "$mode" = prod ]; then
-		sed -n 's/^sched_rust: hotplug /CPU hotplug under hackbench: /p' "$con"
-		sed -n 's/^sched_rust: stress_suite prod /selftest /p' "$con"
-	fi
-	if grep -q '^sched_rust: cgsel ' "$con"; then
-		echo "test_cpu (kernel selftest):"
-		sed -n 's/^sched_rust: cgsel //p' "$con" | awk '
-			{ impl = $1; name = $NF; pass[impl, name] += ($2 == "ok"); runs[impl, name]++; names[name] = 1 }
-			END {
-				for (n in names) {
-					if (runs["prod", n]) {	# a production kernel: one side
-						printf "%s passed %d/%d\n", n, pass["prod", n], runs["prod", n]
-						continue
-					}
-					pr = pass["rust", n]; rr = runs["rust", n]; pc = pass["c", n]; rc = runs["c", n]
-					printf "%s rust=%d/%d c=%d/%d%s\n", n, pr, rr, pc, rc,
-						(rr && !pr && rc && pc == rc) ? " RUST-ONLY" : ""
-				}
-			}' | sort | sed 's/^/  /'
-	fi
-	sed -n 's/^sched_rust: run //p' "$con"
-} | sed '1s/^/workload:    /; 2,$s/^/             /'
 [ -n "${weights_report:-}" ] && printf '%s\n' "$weights_report" | sed '1s/^/weights:     /; 2,$s/^/             /'
 [ -n "${cpumax_mode_report:-}" ] && printf '%s\n' "$cpumax_mode_report" | sed '1s/^/cpucg_max:   /; 2,$s/^/             /'
-# Route shares of the picks, per implementation (the state decides the route).
-sed -n 's/^sched_rust: pick_stats //p' "$con" | tail -n1 | tr ' ' '\n' | awk '
-	NF == 0 { next }
-	$1 == "c" || $1 == "rust" { impl = $1; next }
-	name == "" { name = $1; next }
-	{ n[impl, name] = $1; tot[impl] += $1; order[name] = 1; name = "" }
-	END {
-		for (impl in tot) {
-			if (!tot[impl]) continue
-			line = sprintf("picks (%s): %d;", impl, tot[impl])
-			split("single buddy protect fast heap", r, " ")
-			for (i = 1; i <= 5; i++)
-				line = line sprintf(" %s %.2f%%", r[i], 100 * n[impl, r[i]] / tot[impl])
-			print "             " line
-		}
-	}'
-if grep -q '^sched_rust: stress start' "$con"; then
-	echo "stress:      $(sed -n 's/^sched_rust: stress start //p' "$con"), ended at guest uptime $(sed -n 's/^sched_rust: stress done uptime //p' "$con") s"
-	echo "             operations: $(sed -n 's/^sched_rust: stress_ops //p' "$con" | awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }')"
-	echo "             tools: $(sed -n 's/^sched_rust: stress_tool //p' "$con" | awk '{ n[$1]++; bad[$1] += ($2 + 0 != 0) } END { for (t in n) printf "%s x%d (%d failed) ", t, n[t], bad[t] }')"
-	sed -n 's/^sched_rust: stress_failnth /             fail-nth mkdir on /p' "$con"
-	sed -n 's/^sched_rust: stress_picks /             picks during the stress: /p' "$con"
-	figure 'stress: ' | sed 's/^/             /'
-fi
-[ -n "$shadow" ] && echo "shadow:      $(echo "$shadow" | awk '{ printf "on=%s, %s picks and eligibility tests cross-checked, %s divergences", $1, $2, $3 }')"
-[ -n "$llc_check" ] && echo "llc check:   $(echo "$llc_check" | awk '{ printf "on=%s, %s dequeues checked the LLC counters against the queued tasks, %s violations", $1, $2, $3 }')"
-[ -n "$llc_shadow" ] && echo "llc shadow:  $(echo "$llc_shadow" | awk '{ printf "on=%s, %s divergences, %s skipped (a tick between the sides); compared:", $1, $2, $3
-	for (i = 4; i <= NF; i++) printf " %s", $i }')"
-[ -n "$llc_choice" ] && echo "llc choice:  $(echo "$llc_choice" | awk '{ printf "on=%s, %s scans of task_cache_work() compared with the specification of the preferred-LLC choice, %s of them moving the preferred CPU, %s with the preferred CPU left compared; %s differences, %s not checked", $1, $2, $3, $6, $4, $5 }')"
-[ -n "$tg_shadow" ] && echo "tg shadow:   $(echo "$tg_shadow" | awk '{ printf "on=%s, new groups whose state C and Rust made again and compared: %s with C selected, %s with Rust; %s divergences, %s allocations failed", $1, $5, $7, $2, $3 }')"
-[ -n "$kmemleak" ] && echo "kmemleak:    $(echo "$kmemleak" | awk '{ printf "%s unreferenced objects after two scans, %s allocated through this project'"'"'s code", $2, $4 }')"
 check ""
 # The host's checks as a KTAP suite (the kernel's kselftest KTAP helpers),
-# appended with the guest's to the KUnit suites of the console as two more
-# top-level tests, and parsed by kunit.py with them: one summary counts
-# every check. boot-checks.ktap is the host's suite, guest-checks.ktap the
-# guest's, boot.ktap the whole.
+# appended with the kselftests' KTAP to the KUnit suites of the console as
+# two more top-level tests, and parsed by kunit.py with them: one summary
+# counts every check. boot-checks.ktap is the host's suite, ksft.ktap the
+# runner's, boot.ktap the whole.
 ktap_suite() {
 	(
 		. "$WORK/tools/testing/selftests/kselftest/ktap_helpers.sh"
@@ -522,8 +474,9 @@ if [ "$mode" = test ] && cfg KUNIT && grep -q 'KTAP version' "$con"; then
 	ktap_suite > "$out/boot-checks.ktap"
 	# KUnit's KTAP without printk's timestamps, from its header to the
 	# result of its last top-level test, with two more tests in its plan:
-	# the host's checks (sched_rust_boot) and the guest's (sched_rust_guest).
-	sed "$untime" "$con" | awk -v suite="$out/boot-checks.ktap" -v guest="$guest_ktap" -v nfail="$(grep -c '^not ok' "$out/boot-checks.ktap")" '
+	# the host's checks (sched_rust_boot) and the kselftests
+	# (sched_rust_kselftests, the runner's KTAP, its tests as subtests).
+	sed "$untime" "$con" | awk -v suite="$out/boot-checks.ktap" -v ksft="$out/ksft.ktap" -v nfail="$(grep -c '^not ok' "$out/boot-checks.ktap")" '
 		!on && /^KTAP version 1$/ { on = 1; print; next }
 		on && !plan && /^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; print "1.." plan + 2; next }
 		on && plan && /^(not )?ok [0-9]+ / { print; split($0, w, " "); n = (w[1] == "not") ? w[3] : w[2]
@@ -533,13 +486,13 @@ if [ "$mode" = test ] && cfg KUNIT && grep -q 'KTAP version' "$con"; then
 			if (!done) exit 1
 			while ((getline l < suite) > 0) print "    " l
 			print (nfail ? "not ok " : "ok ") plan + 1 " sched_rust_boot"
-			# The guest suite, its header followed by its name.
-			while ((getline l < guest) > 0) {
+			# The KTAP of the runner, its header followed by its name.
+			while ((getline l < ksft) > 0) {
 				print "    " l
-				if (!named) { print "    # Subtest: sched_rust_guest"; named = 1 }
-				if (l ~ /^not ok /) gfail = 1
+				if (!named) { print "    # Subtest: sched_rust_kselftests"; named = 1 }
+				if (l ~ /^not ok /) kfail = 1
 			}
-			print (gfail || !named ? "not ok " : "ok ") plan + 2 " sched_rust_guest"
+			print (kfail || !named ? "not ok " : "ok ") plan + 2 " sched_rust_kselftests"
 		}' > "$out/boot.ktap" || problems+=("KUnit: no complete KTAP run of the built-in suites on the console")
 	if [ -s "$out/boot.ktap" ]; then
 		(cd "$WORK" && python3 tools/testing/kunit/kunit.py parse "$out/boot.ktap") 2>&1 |
@@ -548,7 +501,7 @@ if [ "$mode" = test ] && cfg KUNIT && grep -q 'KTAP version' "$con"; then
 		[ -n "$kunit_summary" ] || problems+=("KUnit: kunit.py printed no totals for the suites and the boot checks ($out/kunit-all.txt)")
 	fi
 fi
-[ "$mode" = test ] && echo "kunit:       ${kunit_summary:-no KTAP output} (KUnit suites, the ${#cases[@]} host checks of sched_rust_boot and the ${gplan:-0} guest checks of sched_rust_guest)"
+[ "$mode" = test ] && echo "kunit:       ${kunit_summary:-no KTAP output} (KUnit suites, the ${#cases[@]} host checks of sched_rust_boot and the kselftests of sched_rust_kselftests)"
 echo "boot:        guest uptime at end $(guest_fact uptime) s, wall ${wall}s"
 if [ ${#problems[@]} -gt 0 ]; then
 	echo "result:      FAIL"

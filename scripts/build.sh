@@ -23,6 +23,13 @@
 #                 cross-language inlining (it needs clang): fair.o calls the
 #                 Rust pieces, and the crate its C helpers, out of line
 #                 (make bench-prod's GCC pair; x86_64)
+#   scripts/build.sh off+<shape>, gcc-off+<shape>  off (gcc-off) built from
+#                 $CACHE/src/off+<shape>: the work tree hard-linked, its
+#                 kernel/sched/fair.c with evaluation/bench/shapes/<shape>.patch
+#                 applied (shape_tree in scripts/common.sh; dies when the
+#                 shape does not exist or does not apply): a C form of the
+#                 Rust's code, make bench-prod's variant kernels
+#                 (BENCH_PROD_KERNELS="stock off prod off+one-entity-select")
 #   scripts/build.sh bench   the evaluation kernel of make bench: the same
 #                 configuration plus the C twins, the runtime switch, the
 #                 statistics, the benchmarks and the KUnit suites
@@ -44,14 +51,22 @@
 
 . "$(dirname "$0")/common.sh"
 
-flavour=${1:?usage: build.sh prod|prod-fault|off|stock|outline|gcc-prod|gcc-off|bench|size|test|test-kasan|rustmin}
+flavour=${1:?usage: build.sh prod|prod-fault|off|stock|outline|gcc-prod|gcc-off|off+<shape>|gcc-off+<shape>|bench|size|test|test-kasan|rustmin}
 case $flavour in gcc-*) export KCC=gcc ;; esac
+# A shape variant (off+<shape>, gcc-off+<shape>) is its base flavour, off or
+# gcc-off, in every respect but its tree.
+shape=$(shape_of "$flavour")
+base=$flavour
+case $flavour in
+off+?*|gcc-off+?*)	base=${flavour%%+*} ;;
+*+*)	die "$flavour: a shape variant is off+<shape> or gcc-off+<shape>" ;;
+esac
 B=$(bdir "$flavour")
 # configs/distro.config is x86_64's (retpolines, return thunks, ORC), arm64
 # has configs/distro-arm64.config.
 distro=distro
 [ "$KARCH" = x86_64 ] || distro=distro-$KARCH
-case $flavour in
+case $base in
 prod|off|stock|outline|gcc-prod|gcc-off)	frags="base $KARCH $distro" ;;
 prod-fault)	frags="base $KARCH $distro fault" ;;
 bench)	frags="base $KARCH eval kunit $distro" ;;
@@ -61,18 +76,23 @@ test-kasan)	frags="base $KARCH eval kunit debug kasan" ;;
 rustmin)	frags="base $KARCH eval kunit debug" ;;
 *)	die "unknown flavour $flavour" ;;
 esac
-[ "$KARCH" = x86_64 ] || case $flavour in test|prod|prod-fault|off|stock|outline|bench|rustmin) ;; *)
-	die "ARCH=$KARCH builds the prod, prod-fault, off, stock, outline, test and bench flavours only, not $flavour" ;; esac
+[ "$KARCH" = x86_64 ] || case $base in test|prod|prod-fault|off|stock|outline|bench|rustmin) ;; *)
+	die "ARCH=$KARCH builds the prod, prod-fault, off, off+<shape>, stock, outline, test and bench flavours only, not $flavour" ;; esac
 # The stock kernel is built from the pristine tree, which has no
-# CONFIG_SCHED_RUST_CFS at all.
-[ "$flavour" = stock ] && WORK=$PRISTINE
+# CONFIG_SCHED_RUST_CFS at all; a shape variant from its own tree, made
+# again from the work tree now.
+if [ -n "$shape" ]; then
+	shape_tree "$shape"
+	log "$flavour: the $base kernel from $(flavour_tree "$flavour") (evaluation/bench/shapes/$shape.patch applied)"
+fi
+WORK=$(flavour_tree "$flavour")
 mkdir -p "$B"
 
 want=$B/.config.want
 for f in $frags; do
 	cat "$TOP/configs/$f.config"
 done > "$want"
-case $flavour in
+case $base in
 off|gcc-off)	echo CONFIG_SCHED_RUST_CFS=n ;;
 outline)	echo CONFIG_SCHED_RUST_CFS_INLINE=n ;;
 stock)	sed -i '/^CONFIG_SCHED_RUST_CFS/d' "$want" ;;
@@ -110,7 +130,7 @@ if ! cmp -s "$want" "$B/.config.done" 2>/dev/null || [ ! -f "$B/.config" ]; then
 	# The kernel users run has none of the evaluation aids: a symbol
 	# that a default or a select turned on would make "make" boot and
 	# measure something else.
-	if case $flavour in prod|off|outline|gcc-prod|gcc-off) true ;; *) false ;; esac; then
+	if case $base in prod|off|outline|gcc-prod|gcc-off) true ;; *) false ;; esac; then
 		on=$(grep -oE '^CONFIG_(SCHED_RUST_CFS_[A-Z_]+|KUNIT)=y' "$B/.config" |
 			grep -v '^CONFIG_SCHED_RUST_CFS_INLINE=y' || true)
 		[ -z "$on" ] || fail "$flavour: evaluation options on in the production configuration: $(echo $on)"
@@ -148,7 +168,7 @@ targets=$(basename "$KIMAGE")
 # executable sections with a build without them). x86_64 only: arm64's
 # kernel/sched/rust/Makefile sets RUSTFLAGS_sched_rust.o itself.
 lines=()
-case $flavour in prod|off|stock|outline|gcc-prod|gcc-off)
+case $base in prod|off|stock|outline|gcc-prod|gcc-off)
 	if [ "$KARCH" = x86_64 ]; then
 		g=-gline-tables-only
 		[ "${KCC:-clang}" = gcc ] && g=-g1

@@ -6,16 +6,19 @@
 # crate) of the build again without them, compares every executable
 # section with the measured build's, byte for byte, and compiles them with
 # the line tables again (the build is left as it was).
-#   scripts/check-lines.sh <flavour>      (prod, off, stock, outline, gcc-prod, gcc-off)
+#   scripts/check-lines.sh <flavour>      (prod, off, stock, outline, gcc-prod, gcc-off,
+#                                          off+<shape>, gcc-off+<shape>: from the tree
+#                                          scripts/build.sh built it from)
 # Exit 0 when every executable section is identical, 1 when one differs.
 
 . "$(dirname "$0")/common.sh"
 
 flavour=${1:?usage: check-lines.sh <flavour>}
 case $flavour in gcc-*) export KCC=gcc ;; esac
-[ "$flavour" = stock ] && WORK=$PRISTINE
+WORK=$(flavour_tree "$flavour")
 B=$(bdir "$flavour")
 [ -f "$B/vmlinux" ] || die "no $B/vmlinux: build the $flavour kernel first (scripts/build.sh $flavour)"
+[ -f "$WORK/kernel/sched/fair.c" ] || die "no kernel tree at $WORK: build the $flavour kernel first (scripts/build.sh $flavour)"
 # With CONFIG_SCHED_RUST_CFS_INLINE the crate is compiled into fair.o.
 objs=(kernel/sched/fair.o)
 if [ -f "$B/kernel/sched/rust/sched_rust.o" ] && ! grep -q '^CONFIG_SCHED_RUST_CFS_INLINE=y' "$B/.config"; then

@@ -157,6 +157,65 @@ overlay_tree_diff() {
 bdir() { echo "$CACHE/build-$ADIR$1"; }	# bdir <flavour>: its build directory
 bootdir() { echo "$CACHE/boot-$ADIR$1"; }	# bootdir <name>: scripts/boot.sh's output
 
+# The shape variants of make bench-prod: off+<shape> (gcc-off+<shape>: built
+# by GCC) is the off (gcc-off) kernel built from a copy of the work tree
+# whose kernel/sched/fair.c has evaluation/bench/shapes/<shape>.patch
+# applied, a C form of the Rust's code measured beside the series' C (a
+# shape is kept only if it helps C's own production kernel). <shape>:
+# lower-case letters, digits and "-" (the report's figure keys join two
+# kernels with "_"). shape_of <flavour>: the shape, or nothing.
+shape_of() {
+	case $1 in off+*|gcc-off+*) echo "${1#*+}" ;; esac
+}
+
+# flavour_tree <flavour>: the kernel tree the flavour is built from: the
+# pristine tree for stock, a shape variant's own tree (shape_tree), else
+# the work tree.
+flavour_tree() {
+	case $1 in
+	stock)	echo "$PRISTINE" ;;
+	off+*|gcc-off+*)	echo "$CACHE/src/off+${1#*+}" ;;
+	*)	echo "$WORK" ;;
+	esac
+}
+
+# shape_tree <shape>: (re)make the shape's tree, $CACHE/src/off+<shape>: a
+# hard-linked copy of the work tree (the same files, no copy) but for
+# kernel/sched/fair.c, a file of its own (patch must not write through the
+# link into the work tree's) with the shape's patch applied, exactly (no
+# fuzz). Made again at every call, from the work tree as it is; fair.c
+# keeps its time when its text did not change, so that a build is not
+# redone for nothing. Dies when the shape does not exist, patches another
+# file or does not apply.
+shape_tree() {
+	local shape=$1 p S f files
+	p=$TOP/evaluation/bench/shapes/$shape.patch
+	f=kernel/sched/fair.c
+	[[ $shape =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "shape '$shape': lower-case letters, digits and '-' only"
+	[ -f "$p" ] || die "no shape $shape: no $p (the shapes: $(cd "$TOP/evaluation/bench/shapes" &&
+		ls -- *.patch 2>/dev/null | sed 's/\.patch$//' | paste -sd' '))"
+	files=$(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$p" | sort -u)
+	[ "$files" = "$f" ] || die "$p: a shape patches $f alone, this one: $(echo $files)"
+	[ -f "$WORK/$f" ] || die "no work tree at $WORK: run scripts/overlay.sh"
+	S=$(flavour_tree "off+$shape")
+	mkdir -p "$(dirname "$S")"
+	rm -rf "$S.new"
+	cp -al "$WORK" "$S.new" || die "cannot hard-link $WORK into $S.new (another file system?)"
+	cp --remove-destination "$WORK/$f" "$S.new/$f"
+	[ "$(stat -c %h "$S.new/$f")" = 1 ] || die "$S.new/$f is still linked to another file"
+	if ! patch -s -p1 -d "$S.new" --forward --fuzz=0 --no-backup-if-mismatch -r - < "$p" >&2; then
+		rm -rf "$S.new"
+		die "$p does not apply to the work tree's $f"
+	fi
+	if cmp -s "$WORK/$f" "$S.new/$f"; then
+		rm -rf "$S.new"
+		die "$p leaves $f as it is"
+	fi
+	cmp -s "$S.new/$f" "$S/$f" 2>/dev/null && touch -r "$S/$f" "$S.new/$f"
+	rm -rf "$S"
+	mv "$S.new" "$S"
+}
+
 # kmake <make arguments>: the kernel's make in $WORK with this project's
 # clang and LLVM tools; with KCC=gcc, Debian's GCC and binutils instead (the
 # Rust still by the pinned rustc, bindgen on libclang).

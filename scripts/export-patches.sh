@@ -99,11 +99,12 @@ open(out + '/Makefile.core', 'w').write(core_mk)
 EOP
 
 # The selftests' Makefile before the debug patch, which brings the two tests
-# of the debug option (the runtime switch, the shadow checks) with it.
-sed -E '/^# With CONFIG_SCHED_RUST_CFS_DEBUG/,+1d; /^TEST_PROGS :=/{s/ switch\.sh//; s/ cross_checks\.sh//}' \
+# of the debug option (the runtime switch, the shadow checks) with it: they
+# leave TEST_PROGS (its first line or a continuation line).
+sed -E '/^# With CONFIG_SCHED_RUST_CFS_DEBUG/,+1d; /^TEST_PROGS :=/,/[^\\]$/{s/ switch\.sh//; s/ cross_checks\.sh//}' \
 	"$TOP/tests/selftests/sched_rust/Makefile" > "$CACHE/selftests.Makefile"
 grep -q '^TEST_PROGS := [^ ]' "$CACHE/selftests.Makefile" &&
-	! grep -Eq '^TEST_PROGS :=.*(switch|cross_checks)\.sh' "$CACHE/selftests.Makefile" ||
+	! grep -v '^#' "$CACHE/selftests.Makefile" | grep -Eq '(switch|cross_checks)\.sh' ||
 	fail "tests/selftests/sched_rust/Makefile: no TEST_PROGS line to take switch.sh and cross_checks.sh from"
 
 

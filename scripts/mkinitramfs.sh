@@ -35,8 +35,6 @@ chmod 1777 "$d/tmp"
 cp "$busybox" "$d/bin/busybox"
 ln -s busybox "$d/bin/sh"
 cp "$TOP/tests/boot/init" "$d/init"
-$GCC -O2 -static -Wall -Werror -pthread -o "$d/bin/schedbench" "$TOP/tests/boot/schedbench.c" ||
-	die "cannot build tests/boot/schedbench.c statically (glibc static libraries: libc6-dev)"
 # The kernel's cgroup and cpu-hotplug selftests, from the same tree, built
 # and laid out by the selftests' own install target (INSTALL_PATH=/kselftest:
 # the runner, its helpers, one directory per collection,
@@ -94,21 +92,22 @@ mv "$d/ks-sched-rust/sched_rust" "$ks/sched_rust"
 srk=$(grep '^sched_rust:' "$d/ks-sched-rust/kselftest-list.txt")
 rm -rf "$d/ksbuild" "$d/ks.log" "$d/ks-sched-rust"
 [ -n "$srk" ] || die "the selftests' install target listed no sched_rust test"
-for f in ${srk//sched_rust:/} llc_threads lib.sh settings; do
+for f in ${srk//sched_rust:/} llc_threads schedbench lib.sh settings; do
 	[ -e "$ks/sched_rust/$f" ] || die "the selftests' install target did not install sched_rust/$f"
 done
+file -L "$ks/sched_rust/schedbench" | grep -q 'statically linked' ||
+	die "sched_rust/schedbench is not statically linked (glibc static libraries: libc6-dev)"
+# schedbench in PATH too, for the evaluation's modes.
+ln -s /kselftest/sched_rust/schedbench "$d/bin/schedbench"
 tests="$tests $srk"
 # shellcheck disable=SC2086 # $tests is a list of words
 printf '%s\n' $tests > "$ks/kselftest-list.txt"
 
-# The stress phase (tests/boot/stress.sh): the field's own tools from
-# Debian's packages (scripts/setup.sh installs them), each with the shared
-# libraries it links, and the kernel's selftests from the same tree.
-cp "$TOP/tests/boot/stress.sh" "$d/stress.sh"
 # The evaluation's modes, sourced by /init.
 cp "$TOP/evaluation/bench/guest.sh" "$d/bench.sh"
-# The guest's checks of its own workload, run by /init at its end.
-cp "$TOP/tests/boot/checks.sh" "$TOP/tests/boot/ktap-cases.sh" "$d/"
+# The tests' tools (stress.sh and workloads.sh run them): the field's own,
+# from Debian's packages (scripts/setup.sh installs them), each with the
+# shared libraries it links.
 add_bin() {	# add_bin <path on the host or in $SYSROOT> <name in /bin>
 	local lib
 	[ -x "$SYSROOT$1" ] || die "$SYSROOT$1 is missing: run scripts/setup.sh"
@@ -154,6 +153,10 @@ add_bin /usr/bin/fmt fmt
 [ -z "${INITRAMFS_PERF:-}" ] || SYSROOT= add_bin "$INITRAMFS_PERF" perf
 mkdir -p "$d/usr/bin"
 ln -s /bin/busybox "$d/usr/bin/true"
+# The kselftest runner enforces a test's time limit only with coreutils'
+# /usr/bin/timeout (it passes --foreground, which BusyBox's lacks).
+add_bin /usr/bin/timeout timeout
+ln -s /bin/timeout "$d/usr/bin/timeout"
 chmod 755 "$d/init"
 (cd "$d" && find . | sort | cpio --quiet -o -H newc -R 0:0) | gzip -9 > "$out.tmp"
 mv "$out.tmp" "$out"

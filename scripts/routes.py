@@ -11,6 +11,11 @@ calls that run it: evaluation/bench/percall.c, "route").
   <piece> <decision> <bit> <kernels> <file> <function> | <source text>
 
 <kernels>: the kernels (comma-separated) whose code has this source text;
+a shape variant of make bench-prod, off+<shape> or gcc-off+<shape> (the
+off or gcc-off kernel with evaluation/bench/shapes/<shape>.patch applied
+to its fair.c), takes its base kernel's rows, but for the decisions of a
+piece that a row names it for (its own rows, where the shape changes the
+line that marks the decision);
 <file> and <function>: where the text stands (the function's definition
 in that file of <source tree>; its name as it is written there, up to its
 opening parenthesis); <source text>: a fragment of one line, unique in the
@@ -39,8 +44,23 @@ import sys
 LOAD = re.compile(r"mov\w*\s+(%\w+:)?-?(0x[0-9a-f]+)?\(%")
 
 
+VARIANT = re.compile(r"^(off|gcc-off)\+[a-z0-9][a-z0-9-]*$")
+
+
+def base_kernel(kernel):
+    """The kernel whose rows a shape variant (off+<shape>, gcc-off+<shape>)
+    takes where it has none of its own: off or gcc-off; None for any other
+    kernel."""
+    return kernel.split("+", 1)[0] if VARIANT.match(kernel) else None
+
+
 def read_table(path, kernel):
-    rows = []
+    """The rows of the kernel: (piece, decision, bit, file, function, text,
+    line number), and for a shape variant its base kernel's rows of the
+    decisions it has no row of its own for, each marked "base": the base
+    kernel's name there, else None."""
+    own, inherited = [], []
+    base = base_kernel(kernel)
     for n, line in enumerate(open(path), 1):
         line = line.rstrip("\n")
         if not line.strip() or line.lstrip().startswith("#"):
@@ -50,9 +70,13 @@ def read_table(path, kernel):
         if not sep or len(f) != 6 or not f[2].isdigit() or int(f[2]) > 31:
             sys.exit(f"routes.py: {path}:{n}: not '<piece> <decision> <bit> <kernels> <file> <function> | <text>'")
         piece, decision, bit, kernels, file, fn = f
+        row = (piece, decision, int(bit), file, fn, text.strip(), n)
         if kernel in kernels.split(","):
-            rows.append((piece, decision, int(bit), file, fn, text.strip(), n))
-    return rows
+            own.append(row + (None,))
+        elif base and base in kernels.split(","):
+            inherited.append(row + (base,))
+    mine = {(r[0], r[1]) for r in own}
+    return sorted(own + [r for r in inherited if (r[0], r[1]) not in mine], key=lambda r: r[6])
 
 
 def function_span(lines, fn):
@@ -119,15 +143,17 @@ def main():
     if not insns:
         sys.exit(f"routes.py: no line table for {' '.join(sys.argv[5:])} in {vmlinux}")
     bad = 0
-    for piece, decision, bit, file, fn, text, n in rows:
-        ln = source_line(tree, file, fn, text, f"{table}:{n}")
+    for piece, decision, bit, file, fn, text, n, base in rows:
+        where = f"{table}:{n}" + (f" ({base}'s row: a row of {kernel}'s own for {piece} {decision}"
+                                  " where its shape changes the line)" if base else "")
+        ln = source_line(tree, file, fn, text, where)
         mine = [(a, t) for a, where, t in insns if any(f.endswith("/" + file) and l == ln for f, l in where)]
         addrs = [a for a, _ in mine]
         if bit >= 24:
             # A count: the line's loads from memory (AT&T: the source first).
             addrs = [a for a, t in mine if LOAD.match(t)]
         print(f"routes {kernel}: {piece} {decision} (bit {bit}): {file}:{ln} ({fn}), "
-              f"{len(addrs)} instruction(s)", file=sys.stderr)
+              f"{len(addrs)} instruction(s)" + (f" ({base}'s row)" if base else ""), file=sys.stderr)
         if not addrs:
             print(f"routes {kernel}: FAIL: {piece} {decision}: no instruction of {file}:{ln} "
                   f"'{text}' in {' '.join(sys.argv[5:])}", file=sys.stderr)

@@ -30,7 +30,7 @@ build() { nice -n 19 "$S/build.sh" "$@"; }
 # The paired evaluation runs' provenance (scripts/provenance.sh) in their
 # boot directory beside the console: commit, .config hash, host, load.
 . "$S/provenance.sh"
-EVAL_MEASURES="kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot evaluation/bench/guest.sh scripts/boot.sh scripts/stats.py"
+EVAL_MEASURES="kernel/sched/rust rust/kernel patches Kconfig.snippet configs tests/boot tests/selftests/sched_rust evaluation/bench/guest.sh scripts/boot.sh scripts/stats.py"
 eval_begin() {	# eval_begin <boot name> <command> [more measured paths]
 	local d
 	d=$(bootdir "$1")
@@ -116,7 +116,7 @@ test)
 	[ $trc = 0 ] || { log "the test kernel's boot failed (exit $trc; its report is above)"; exit $trc; }
 	;;
 stress)
-	# The long stress phase (tests/boot/stress.sh) on the test kernel, with
+	# The long stress phase (the kselftest stress.sh) on the test kernel, with
 	# 8 CPUs in two LLCs of 4 (test_cpuset_prs.sh needs 8); the KUnit suites
 	# are make test's, not repeated here. FLAVOUR=prod: on the production
 	# kernel plus fault injection (prod-fault: no debug option, every

@@ -3,7 +3,7 @@
 #
 # What make test-arm64 needs beyond scripts/setup.sh: QEMU's arm64 system
 # emulator, the arm64 cross C compiler and static C library (for the guest
-# programs built from source: tests/boot/schedbench.c and the cgroup
+# programs built from source: tests/selftests/sched_rust/schedbench.c and the cgroup
 # selftests), dtc (the device tree with the two L2 caches), and the arm64
 # builds of the guest tools the x86_64 initramfs takes from the host
 # (busybox-static, bash-static, rt-tests, stress-ng, util-linux, coreutils).

@@ -4,8 +4,8 @@
 # The evaluation's modes of the guest (make bench, bench-scale,
 # bench-latency, bench-weights, bench-cpumax, bench-prod), sourced by the
 # boot initramfs's /init (tests/boot/init), whose helpers they use (say,
-# fail, param, use, order, sb, btool, cgroup_selftest, st_selftests,
-# say_shape) and whose case statement calls them by sched_rust.mode.
+# fail, param, use, order, sb, btool, ksft_run) and whose case statement
+# calls them by sched_rust.mode.
 # shellcheck shell=sh
 
 WIDTH=$(param width 4)
@@ -576,7 +576,6 @@ aggr() {
 prodbench() {
 	local rounds=$(param rounds 2) r w knob=/sys/kernel/debug/sched/llc_balancing/aggr_tolerance tol
 	KSIDE=$(param side unknown)
-	say_shape
 	echo +cpu > $CG/cgroup.subtree_control
 	[ -f $knob ] && tol=$(cat $knob) && echo 100 > $knob
 	r=0
@@ -599,8 +598,23 @@ prodbench() {
 			wval $KSIDE switch_ops_s "$(awk '$2 == "metrc:" && $4 == "switch" { print $9; exit }' /tmp/b.out)" higher
 		r=$((r + 1))
 	done
-	SUITES=cpu-on-off-test,test_core
-	cgroup_selftest 1
-	echo -cpuset > $CG/cgroup.subtree_control 2>/dev/null
-	st_selftests prod
+	# The kernel's selftests, through this project's kselftests.
+	export SUITES=cpu-on-off-test,test_core TEST_CPU_ROUNDS=1
+	ksft_run cgroup_test_cpu.sh kernel_suites.sh
+}
+
+# make bench-verdicts: test_cpu's cases <a,b> each run <runs> times, in
+# turn, on the kernel as built (tests/boot/test_cpu_repeat.c: test_cpu.c's
+# own cases with a main that repeats them), one line per run for the host.
+verdicts() {	# verdicts <a,b> <runs>
+	local cases rc
+	cases=$(echo "$1" | tr ',' ' ')
+	echo +cpu > $CG/cgroup.subtree_control
+	say "verdicts cases $cases runs $2"
+	/kselftest/cgroup/test_cpu_repeat "$2" $cases > /tmp/verdicts.out 2>&1
+	rc=$?
+	say "verdicts_exit $rc"
+	grep -E '^(not )?ok [0-9]+ ' /tmp/verdicts.out | sed 's/^/sched_rust: verdict /'
+	# The cases' own diagnostics, for the console log.
+	grep -E '^# ' /tmp/verdicts.out | head -n 100 | sed 's/^/test_cpu_repeat: /'
 }

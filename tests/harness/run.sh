@@ -31,10 +31,16 @@
 #  - scripts/shapes.py walks a function written here to the counts its
 #    states give and fails where it cannot follow; its figures of
 #    results-shapes come again from the walks recorded;
-#  - check-unsound's rule that a control differs only in marked lines;
+#  - scripts/ksft-verdict.py passes a made-up kselftest KTAP and fails it
+#    with a case not ok or lost, an unexplained skip, another list of tests;
+#    cross_checks.sh's counts since boot judged right on made-up counters;
+#    check-unsound's rule that a control differs only in marked lines;
 #  - bench-prod-report on results-prod's data with a made-up fourth,
 #    out-of-line kernel gives its table and figures, and fails when a
-#    selftest case fails on every outline boot and passes on every =n one.
+#    selftest case fails on every outline boot and passes on every =n one;
+#    it fails when a boot has no calls (the sets would pair wrong boots);
+#    with a made-up shape variant (off+<shape>) gives its table and its
+#    figures against =n, and fails when a set's boot of it has no calls.
 # One line per case. Exit: 0 every case passed, 1 a case failed, 4 some
 # cases were skipped (no make test boot in the cache) and none failed.
 
@@ -122,78 +128,36 @@ expect 4 "check-unsound with no build" env RUST_SCHED_CFS_CACHE="$tmp/cache" scr
 con=$(bootdir test)/console.log
 if [ -f "$con" ] && [ -f "$(bdir test)/$KIMAGE" ] && grep -q '^sched_rust: DONE' "$con"; then
 	expect 0 "the last make test console checked again" env BOOT_NAME=harness BOOT_CONSOLE="$con" scripts/boot.sh test
-	for drop in '^sched_rust: DONE' '^sched_rust: shadow ' '^sched_rust: llc_check ' '^sched_rust: llc_choice ' '^sched_rust: cgsel_exit c ' 'KTAP version' \
-		'^sched_rust: ksft_sched_rust_exit ' '^sched_rust: ksft_sched_rust ok 4 ' '^sched_rust: ksft_sched_rust_case group_churn '; do
-		grep -v "$drop" "$con" > "$tmp/console"
-		expect 1 "the same console without '$drop'" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	# ... and fails once one of its lines is edited: mut <what> <sed or awk
+	# program> [awk].
+	mut() {
+		if [ "${3:-}" = awk ]; then awk "$2" "$con" > "$tmp/console"; else sed "$2" "$con" > "$tmp/console"; fi
+		cmp -s "$con" "$tmp/console" && { ko "the edit for '$1' changed nothing in the console"; return; }
+		expect 1 "the same console with $1" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	}
+	for drop in '^sched_rust: DONE' 'KTAP version' '^sched_rust: ksft_exit ' '^sched_rust: ksft_tests ' \
+		'^sched_rust: ksft_ktap ok 4 selftests: sched_rust: llc_occupancy.sh' '^sched_rust: ksft_ktap '; do
+		mut "no line '$drop'" "/$drop/d"
 	done
-	# The preferred-LLC choice: a difference from its specification, and a
-	# run in which no scan moved the preferred CPU (one outcome not compared).
-	sed 's/^sched_rust: llc_choice \([0-9]*\) \([0-9]*\) \([0-9]*\) 0 /sched_rust: llc_choice \1 \2 \3 1 /' "$con" > "$tmp/console"
-	expect 1 "the same console with one preferred-LLC choice off its specification" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	sed 's/^sched_rust: llc_choice \([0-9]*\) \([0-9]*\) [0-9]* /sched_rust: llc_choice \1 \2 0 /' "$con" > "$tmp/console"
-	expect 1 "the same console with no scan moving the preferred CPU" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	sed 's/^sched_rust: llc_choice \([0-9 ]*\) [0-9]*$/sched_rust: llc_choice \1 3/' "$con" > "$tmp/console"
-	expect 1 "the same console with the preferred CPU left compared after 3 scans" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	# fail-nth over mkdir: a failed mkdir that did not return ENOMEM.
-	awk '!d && $1 " " $2 " " $3 == "sched_rust: stress_failnth rust" && $12 > 0 { $12 = $12 - 1; d = 1 } { print }' \
-		"$con" > "$tmp/console"
-	expect 1 "the same console with a failed mkdir that returned another error than ENOMEM" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	# test_cpu: a case that failed every Rust run and passed every C run
-	# fails the boot, and the report names it with its runs.
-	sed 's/^sched_rust: cgsel rust ok \([0-9]*\) test_cpucg_subtree_control$/sched_rust: cgsel rust not ok \1 test_cpucg_subtree_control/' "$con" > "$tmp/console"
-	expect 1 "the same console with a test_cpu case failing every Rust run only" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	if grep -q 'test_cpucg_subtree_control (failed [0-9]* of [0-9]* Rust runs, passed [0-9]* of [0-9]* C runs)' "$tmp/out"; then
-		ok "the report names the case failing on Rust only, with its runs"
-	else
-		ko "the report does not name test_cpucg_subtree_control with its runs"
-	fi
-	# This project's kselftests: a case not ok, a case skipped on the test
-	# kernel.
-	sed 's/^\(sched_rust: ksft_sched_rust_case llc_occupancy \)ok \([0-9]* rust: a thread got\)/\1not ok \2/' "$con" > "$tmp/console"
-	expect 1 "the same console with a kselftest case not ok" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	sed 's/^\(sched_rust: ksft_sched_rust_case cross_checks ok [0-9]* llc_choice\):.*/\1 # SKIP no sched_rust\/llc_choice/' "$con" > "$tmp/console"
-	expect 1 "the same console with a kselftest case skipped on the test kernel" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	awk '/^sched_rust: ksft_sched_rust_case llc_occupancy / { next }
-		/^sched_rust: ksft_sched_rust ok 4 selftests: sched_rust: llc_occupancy\.sh$/ { $0 = $0 " # SKIP" } { print }' "$con" > "$tmp/console"
-	expect 1 "the same console with a kselftest skipped whole on the test kernel" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	grep -q 'tests skipped whole on the test kernel' "$tmp/out" && ok "the report names the test skipped whole" ||
+	# The kselftests' KTAP: a case not ok; a case lost against its test's
+	# plan; a case skipped on the test kernel, which has every option; a
+	# test skipped whole; a test the test mode does not run.
+	mut "a kselftest case not ok" '0,/^sched_rust: ksft_ktap # ok [0-9]* rust: sched\/debug/s//sched_rust: ksft_ktap # not ok 2 rust: sched\/debug/'
+	mut "a case of group_churn.sh lost" '0,/^sched_rust: ksft_ktap # ok [0-9]* c: [0-9]* rounds/{//d}'
+	mut "a cross-check skipped on the test kernel" 's/^\(sched_rust: ksft_ktap # ok [0-9]* llc_choice since boot: .*\)$/\1 # SKIP/'
+	mut "llc_occupancy.sh skipped whole" '/^sched_rust: ksft_ktap # selftests: sched_rust: llc_occupancy.sh$/ { print; print "sched_rust: ksft_ktap # TAP version 13"; print "sched_rust: ksft_ktap # 1..0 # SKIP"; skip = 1; next }
+		skip && /^sched_rust: ksft_ktap ok [0-9]+ selftests: sched_rust: llc_occupancy.sh$/ { print $0 " # SKIP"; skip = 0; next }
+		skip { next } { print }' awk
+	grep -q 'llc_occupancy.sh: skipped whole' "$tmp/out" && ok "the report names the test skipped whole" ||
 		ko "the report does not name the test skipped whole"
-	grep -v '^sched_rust: ksft_ktap ' "$con" > "$tmp/console"
-	expect 1 "the same console without the runner's KTAP" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	sed 's/^\(sched_rust: ksft_ktap # \)ok \(2 rust: sched\/debug\)/\1not ok \2/' "$con" > "$tmp/console"
-	expect 1 "the same console with a case not ok in the runner's KTAP (kunit.py)" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	sed 's/^sched_rust: shadow \([0-9]*\) \([0-9]*\) 0$/sched_rust: shadow \1 \2 1/' "$con" > "$tmp/console"
-	expect 1 "the same console with one shadow divergence" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	# ... counted as one failed test by kunit.py, with KUnit's suites.
-	grep -q 'Testing complete. Ran [0-9]* tests: passed: [0-9]*, failed: 1$' "$(bootdir harness)/kunit-all.txt" 2>/dev/null &&
-		grep -q '^not ok [0-9]* shadow check' "$(bootdir harness)/guest-checks.ktap" &&
-		ok "the divergence is one failed KTAP case of sched_rust_guest in kunit.py's summary" ||
-		ko "kunit.py's summary of the suites and the checks does not count the divergence as one failure: $(grep 'Testing complete' "$(bootdir harness)/kunit-all.txt" 2>/dev/null)"
-	# The guest's own KTAP suite, as a boot takes it from the console
-	# (BOOT_RECHECK=0): complete and passing, and failing once one of its
-	# cases is not ok, or its last result is lost.
-	if grep -q '^sched_rust: guest_checks_end ' "$con"; then
-		expect 0 "the same console with the guest's own suite" env BOOT_NAME=harness BOOT_RECHECK=0 BOOT_CONSOLE="$con" scripts/boot.sh test
-		awk '/^sched_rust: guest_checks / { on = 1 } on && !done && /^ok [0-9]+ / { sub(/^ok/, "not ok"); done = 1 } { print }' "$con" > "$tmp/console"
-		expect 1 "the same console with one of the guest's cases not ok" env BOOT_NAME=harness BOOT_RECHECK=0 BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-		awk '/^sched_rust: guest_checks / { on = 1 } on && /^(not )?ok [0-9]+ / { last = NR } { l[NR] = $0 } END { for (i = 1; i <= NR; i++) if (i != last) print l[i] }' "$con" > "$tmp/console"
-		expect 1 "the same console with the guest's last result lost" env BOOT_NAME=harness BOOT_RECHECK=0 BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	else
-		sk "the last make test console predates the guest's KTAP suite: its cases"
-	fi
-	# The guest's checks without the kernel's options (no /proc/config.gz):
-	# the cases those choose must not vanish into a pass.
-	expect 1 "the guest's checks with an empty kernel configuration" env \
-		KTAP_HELPERS="$WORK/tools/testing/selftests/kselftest/ktap_helpers.sh" bash tests/boot/checks.sh test "$con" /dev/null
-	# cpu-on-off-test, which prints no cases, having taken no CPU offline.
-	sed 's/ offlined [0-9]* / offlined 0 /' "$con" > "$tmp/console"
-	expect 1 "the same console with cpu-on-off-test taking no CPU offline" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
-	# A selftest run whose output lost cases against its plan.
-	sed 's/^\(sched_rust: cgsel_exit rust [0-9]* cases \)\([0-9]*\) plan \([0-9]*\)$/\10 plan \3/' "$con" > "$tmp/console"
-	expect 1 "the same console with test_cpu's cases short of its plan" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
+	mut "the guest running another list of tests" 's/^\(sched_rust: ksft_tests .*\) kmemleak.sh$/\1/'
+	# ... counted as failures by kunit.py, with KUnit's suites.
+	mut "one cross-check not ok" '0,/^sched_rust: ksft_ktap # ok \([0-9]*\) shadow: /s//sched_rust: ksft_ktap # not ok \1 shadow: /'
+	grep -qE 'Testing complete. Ran [0-9]* tests: passed: [0-9]*, failed: [1-9]' "$(bootdir harness)/kunit-all.txt" 2>/dev/null &&
+		ok "the failed cross-check is a failed KTAP case in kunit.py's summary of the suites and the kselftests" ||
+		ko "kunit.py's summary of the suites and the kselftests does not count the failed cross-check: $(grep 'Testing complete' "$(bootdir harness)/kunit-all.txt" 2>/dev/null)"
 	# A splat: the failure decodes it to file:line (scripts/decode_stacktrace.sh).
-	awk '{ print } /^sched_rust: ksft_sched_rust_exit / { print "[   12.000000] WARNING: CPU: 1 PID: 1 at kernel/sched/fair.c:1 pick_task_fair+0x10/0x200"
+	awk '{ print } /^sched_rust: ksft_exit / { print "[   12.000000] WARNING: CPU: 1 PID: 1 at kernel/sched/fair.c:1 pick_task_fair+0x10/0x200"
 		print "[   12.000000] Call Trace:"; print "[   12.000000]  pick_task_fair+0x10/0x200" }' "$con" > "$tmp/console"
 	expect 1 "the same console with a WARNING splat" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh test
 	grep -qE '^  pick_task_fair \(kernel/sched/fair\.c:[0-9]+' "$tmp/out" && ok "the splat decoded to file:line" ||
@@ -221,21 +185,24 @@ fi
 # failed selftest or a CPU left offline.
 con=$(bootdir prod)/console.log
 if [ -f "$con" ] && [ -f "$(bdir prod)/$KIMAGE" ] && grep -q '^sched_rust: DONE' "$con"; then
-	args=$(grep -q '^sched_rust: phase .*production' "$con" && echo sched_rust.mode=prod)
+	# make's full boot, or make test's short one (no test_cpu).
+	args=sched_rust.mode=prod
+	grep -q '^sched_rust: ksft_tests .*cgroup_test_cpu.sh' "$con" || args="$args sched_rust.short=1"
+	# shellcheck disable=SC2086 # $args: kernel parameters, one word each
 	expect 0 "the last production console checked again" env BOOT_NAME=harness BOOT_CONSOLE="$con" scripts/boot.sh prod $args
-	for drop in '^sched_rust: shape ' '^sched_rust: hotplug ' '^sched_rust: stress_suite prod test_core' \
-		'^sched_rust: ksft_sched_rust_case group_churn ' '^sched_rust: phase kselftests '; do
-		grep -v "$drop" "$con" > "$tmp/console"
-		expect 1 "the same production console without '$drop'" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
+	pmut() {
+		sed "$2" "$con" > "$tmp/console"
+		cmp -s "$con" "$tmp/console" && { ko "the edit for '$1' changed nothing in the production console"; return; }
+		# shellcheck disable=SC2086 # as above
+		expect 1 "the same production console with $1" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
+	}
+	for drop in '^sched_rust: shape ' '^sched_rust: ksft_ktap ok [0-9]* selftests: sched_rust: hotplug.sh' \
+		'^sched_rust: ksft_ktap # ok [0-9]* prod: test_core' '^sched_rust: ksft_ktap # ok [0-9]* prod: every CPU online'; do
+		pmut "no line '$drop'" "/$drop/d"
 	done
-	sed 's/^\(sched_rust: hotplug cycles [0-9]* online \).*/\10-1/' "$con" > "$tmp/console"
-	expect 1 "the same production console with CPUs left offline" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
-	sed 's/^\(sched_rust: stress_suite prod test_core rc \)0 /\11 /' "$con" > "$tmp/console"
-	expect 1 "the same production console with test_core failed" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
-	sed 's/^\(sched_rust: ksft_sched_rust_case cgroup_tree ok [0-9]* \)\(prod: cpu.max\)/\1# SKIP \2/' "$con" > "$tmp/console"
-	expect 1 "the same production console with the cgroup tree's cpu.max case skipped" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
-	sed 's/^\(sched_rust: shape option=\)y/\1/' "$con" > "$tmp/console"
-	expect 1 "the same production console from a kernel of another shape" env BOOT_NAME=harness BOOT_CONSOLE="$tmp/console" scripts/boot.sh prod $args
+	pmut "test_core failed" 's/^sched_rust: ksft_ktap # ok \([0-9]*\) prod: test_core/sched_rust: ksft_ktap # not ok \1 prod: test_core/'
+	pmut "the cgroup tree's cpu.max case skipped" 's/^\(sched_rust: ksft_ktap # ok [0-9]* prod: cpu.max.*\)$/\1 # SKIP/'
+	pmut "a kernel of another shape" 's/^\(sched_rust: shape option=\)y/\1/'
 	rm -rf "$(bootdir harness)"
 else
 	sk "no production boot in $(bootdir prod): the production console cases"
@@ -503,8 +470,11 @@ rp=evaluation/bench/results-prod
 seed=$(sed -n 's/.*shuffle seed \([0-9]*\).*/\1/p' $rp/report.txt | head -n1)
 sets=$(awk '{ print $3 }' $rp/boots.txt | sort -un | wc -l)
 ran=$(awk '{ o[$3] = o[$3] (o[$3] == "" ? "" : " ") $2 } END { for (i = 1; i in o; i++) print o[i] }' $rp/boots.txt)
-# The kernels in bench-prod.sh's order, those the run booted.
-ks=$(for k in stock off prod outline gcc-off gcc-prod; do awk -v k=$k '$2 == k { print k; exit }' $rp/boots.txt; done | xargs)
+# The kernels in bench-prod.sh's order, those the run booted (the run's
+# BENCH_PROD_KERNELS, in its order, where it named them).
+ks=$(sed -n 's/^command: .*BENCH_PROD_KERNELS="\([^"]*\)".*/\1/p' $rp/provenance.txt)
+[ -n "$ks" ] ||
+	ks=$(for k in stock off prod outline gcc-off gcc-prod; do awk -v k=$k '$2 == k { print k; exit }' $rp/boots.txt; done | xargs)
 [ -n "$seed" ] && [ "$(bash -c ". scripts/bench-lib.sh; shuffled_sets $seed $sets $ks")" = "$ran" ] &&
 	ok "shuffled_sets: results-prod's seed $seed replays its $sets sets' order ($ks)" ||
 	ko "shuffled_sets: results-prod's seed '$seed' does not replay the order of boots.txt"
@@ -520,7 +490,7 @@ kernel_fixture() {	# kernel_fixture <dir> <kernel> <from> <added> <case to fail 
 	[ -d "$1" ] || { cp -r evaluation/bench/results-prod "$1" &&
 		rm -f "$1/figures.tsv" "$1/table.md" "$1/table-outline.md" "$1/table-gcc.md"; } &&
 		/usr/bin/python3 - "$@" <<'PY'
-import gzip, os, sys
+import gzip, os, re, sys
 d, new, src, add, fail = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 def rows(f):
     with gzip.open(os.path.join(d, f), "rt") as h:
@@ -541,8 +511,9 @@ cons = [l for l in rows("consoles.tsv.gz") if not l.startswith(f"prodbench-{new}
 for l in list(cons):
     if l.startswith(f"prodbench-{src}-"):
         l = l.replace(f"prodbench-{src}-", f"prodbench-{new}-", 1)
-        if fail and l.endswith(" " + fail):
-            l = l.replace(" cgsel prod ok ", " cgsel prod not ok ")
+        # cgroup_test_cpu.sh's figure of the case: failed in every run.
+        if fail and f"figure: test_cpu {fail}: prod passed " in l:
+            l = re.sub(r"prod passed [0-9]+ of ([0-9]+)", r"prod passed 0 of \1", l)
         cons.append(l)
 out("consoles.tsv.gz", cons)
 with open(os.path.join(d, "boots.txt")) as h:
@@ -580,7 +551,8 @@ fi
 # A case that passed on every =n boot of the committed run.
 case=$(awk -F'\t' '$1 ~ /^selftest\.test_cpucg_[a-z_]+\.off$/ { split($2, a, "/"); if (a[1] == a[2] && a[2] > 0) {
 	sub(/^selftest\./, "", $1); sub(/\.off$/, "", $1); print $1; exit } }' $rp/figures.tsv)
-if [ -n "$case" ] && grep -q "cgsel prod ok [0-9]* $case\$" <(zcat $rp/consoles.tsv.gz) && outline_fixture "$tmp/outline" "$case"; then
+if [ -n "$case" ] && grep -q "figure: test_cpu $case: prod passed [1-9]" <(zcat $rp/consoles.tsv.gz) &&
+	outline_fixture "$tmp/outline" "$case"; then
 	rc=0
 	/usr/bin/python3 scripts/bench-prod-report.py --calls "$tmp/outline" > "$tmp/outline.out" 2>&1 || rc=$?
 	[ "$rc" = 1 ] && grep -q "selftest $case fails on every outline boot" "$tmp/outline.out" &&
@@ -607,6 +579,42 @@ if [ -n "$case" ] && gcc_fixture "$tmp/gcc" "$case"; then
 	[ "$rc" = 1 ] && grep -q "selftest $case fails on every gcc-prod boot and passes on every gcc-off boot" "$tmp/gcc.out" &&
 		ok "bench-prod-report: $case failing on every GCC =y boot fails the report" ||
 		ko "bench-prod-report: $case failing on every GCC =y boot gave exit $rc"
+fi
+# A boot without its calls (prod's of set 3 gone from results-prod's
+# calls): the report fails and names it, rather than pair prod's later
+# boots with =n's earlier ones over the sets.
+rm -rf "$tmp/nocalls" && cp -r $rp "$tmp/nocalls" &&
+	zcat $rp/calls.tsv.gz | grep -v '^prodbench-prod-3	' | gzip > "$tmp/nocalls/calls.tsv.gz"
+rc=0
+/usr/bin/python3 scripts/bench-prod-report.py --calls "$tmp/nocalls" > "$tmp/nocalls.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] && grep -q "prodbench-prod-3: no call recorded" "$tmp/nocalls.out" &&
+	ok "bench-prod-report: a boot without its calls fails the report" ||
+	ko "bench-prod-report: a boot without its calls gave exit $rc"
+# A shape variant (make bench-prod's off+<shape>, from =n, every count 3
+# more): its table and its figures against =n, and no problem of its own
+# (the report's other problems are not this case's); with the calls of
+# one set's boot of it gone, the report fails and names that boot.
+v=off+one-entity-select
+if ! kernel_fixture "$tmp/variant" "$v" off 3 ""; then
+	ko "bench-prod-report with a shape variant: the fixture could not be made from $rp"
+else
+	rc=0
+	/usr/bin/python3 scripts/bench-prod-report.py --calls "$tmp/variant" > "$tmp/variant.out" 2>&1 || rc=$?
+	rows=$(grep -c "^| [a-z_]* (\`[a-z_]*()\`) | \`$v\` |" "$tmp/variant/table-variants.md" 2>/dev/null)
+	mine=$(sed -n '/^PROBLEMS:/,$p' "$tmp/variant.out" | grep -cF "$v")
+	[ "${rows:-0}" = "$np" ] && [ "$mine" = 0 ] && [ "$rc" != 2 ] &&
+		grep -q "^pick\.$v\.median	" "$tmp/variant/figures.tsv" &&
+		grep -q "^pick\.${v}_off\.sets	" "$tmp/variant/figures.tsv" &&
+		grep -q "^boots\.$v	5$" "$tmp/variant/figures.tsv" &&
+		ok "bench-prod-report: a shape variant gets its table ($rows pieces) and its figures against =n" ||
+		ko "bench-prod-report with a shape variant: exit $rc, ${rows:-0} of $np table rows, $mine problems of its own"
+	zcat "$tmp/variant/calls.tsv.gz" | grep -v "^prodbench-$v-3	" | gzip > "$tmp/calls.tsv.gz" &&
+		mv "$tmp/calls.tsv.gz" "$tmp/variant/calls.tsv.gz"
+	rc=0
+	/usr/bin/python3 scripts/bench-prod-report.py --calls "$tmp/variant" > "$tmp/variant.out" 2>&1 || rc=$?
+	[ "$rc" = 1 ] && grep -q "prodbench-$v-3: no call recorded" "$tmp/variant.out" &&
+		ok "bench-prod-report: a shape variant's boot without its calls fails the report" ||
+		ko "bench-prod-report: a shape variant's boot without its calls gave exit $rc"
 fi
 
 # routes.py: the C twin's pick of make test's kernel (full debug
@@ -698,6 +706,89 @@ cmp -s "$tmp/fig.tsv" "$sh/figures.tsv" && ok "shapes.py --figures gives $sh/fig
 awk '/^0x/ && !done { done = 1; next } { print }' "$sh/paths.txt" > "$tmp/paths.txt"
 expect 1 "shapes.py --figures with an instruction of a walk missing" \
 	/usr/bin/python3 scripts/shapes.py --figures "$tmp/fig.tsv" "$tmp/paths.txt"
+
+# ksft-verdict.py: a made-up runner KTAP of the selftests mode (one test,
+# kernel_suites.sh), parsed by kunit.py as boot.sh does, passes; it fails
+# with a case not ok, a case lost against the plan, a skip the kernel's
+# options do not explain, a test the mode does not run, and a test
+# missing; test_cpuset_prs.sh's skip passes on 4 CPUs and fails on 8.
+if [ -f "$WORK/tools/testing/kunit/kunit.py" ]; then
+	ksft_json() {	# ksft_json <ktap file>: its JSON in $tmp/k.json
+		rm -f "$tmp/k.json"
+		(cd "$WORK" && python3 tools/testing/kunit/kunit.py parse --json="$tmp/k.json" "$1") > /dev/null 2>&1
+		[ -s "$tmp/k.json" ]
+	}
+	ktap() {	# ktap <test> <case lines>...: a runner KTAP of one test
+		local t=$1
+		shift
+		printf 'TAP version 13\n1..1\n# selftests: sched_rust: %s\n    TAP version 13\n    1..%d\n' "$t" 2
+		printf '    %s\n' "$@"
+		printf 'ok 1 selftests: sched_rust: %s\n' "$t"
+	}
+	cfgy=$tmp/config.y
+	printf 'CONFIG_HOTPLUG_CPU=y\nCONFIG_MEMCG=y\nCONFIG_CPUSETS=y\n' > "$cfgy"
+	vcase() {	# vcase <want> <what> <cpus> <tests> <case lines>...
+		local want=$1 what=$2 cpus=$3 tests=$4
+		shift 4
+		ktap kernel_suites.sh "$@" > "$tmp/k.ktap"
+		ksft_json "$tmp/k.ktap" || { ko "ksft-verdict: kunit.py parse failed on the KTAP for '$what'"; return; }
+		expect "$want" "ksft-verdict.py on a KTAP with $what" /usr/bin/python3 scripts/ksft-verdict.py selftests \
+			"$tmp/k.json" "$cfgy" "$cpus" "$tests"
+	}
+	vcase 0 "its cases passed" 4 kernel_suites.sh "ok 1 prod: test_core" "ok 2 the suites reported as many cases as their plans"
+	vcase 1 "a case not ok" 4 kernel_suites.sh "not ok 1 prod: test_core" "ok 2 the suites reported as many cases as their plans"
+	vcase 1 "a case lost against the plan" 4 kernel_suites.sh "ok 1 prod: test_core"
+	vcase 1 "test_core skipped with the memory controller there" 4 kernel_suites.sh \
+		"ok 1 prod: test_core (no CONFIG_MEMCG) # SKIP" "ok 2 the suites reported as many cases as their plans"
+	vcase 0 "test_cpuset_prs.sh skipped on 4 CPUs" 4 kernel_suites.sh \
+		"ok 1 prod: test_cpuset_prs (needs 8 CPUs, has 4) # SKIP" "ok 2 the suites reported as many cases as their plans"
+	vcase 1 "test_cpuset_prs.sh skipped on 8 CPUs" 8 kernel_suites.sh \
+		"ok 1 prod: test_cpuset_prs (needs 8 CPUs, has 4) # SKIP" "ok 2 the suites reported as many cases as their plans"
+	vcase 1 "the guest naming another list of tests" 4 "kernel_suites.sh stress.sh" \
+		"ok 1 prod: test_core" "ok 2 the suites reported as many cases as their plans"
+	printf 'TAP version 13\n1..0\n' > "$tmp/k.ktap"
+	if ksft_json "$tmp/k.ktap"; then
+		expect 1 "ksft-verdict.py on a KTAP without the mode's test" \
+			/usr/bin/python3 scripts/ksft-verdict.py selftests "$tmp/k.json" "$cfgy" 4 kernel_suites.sh
+	else
+		ko "ksft-verdict: kunit.py parse failed on an empty runner KTAP"
+	fi
+else
+	sk "no kernel tree with kunit.py in the cache: ksft-verdict.py's cases"
+fi
+
+# cross_checks.sh's judgement of the counts since boot (its since_boot(),
+# on made-up counter lines, under dash): the boot test's minimums met, then
+# each way to miss them, a check off before the test, a difference since
+# boot; without minimums (a user's run) only those two.
+awk '/^since_boot\(\) \{/,/^}$/' tests/selftests/sched_rust/cross_checks.sh > "$tmp/since_boot.sh"
+cat > "$tmp/since_boot_t.sh" <<'EOS'
+. "$1"
+problem() { problems="$problems$*;"; }
+counters() { eval "echo \$END_$1"; }
+t() { problems=; since_boot "$1" "$2"; [ -z "$problems" ] && echo pass || echo fail; }
+SHADOW_MIN=50000 LLC_CHECK_MIN=10000 LLC_SHADOW_MIN=20 LLC_CHOICE_MIN=20 TG_SHADOW_MIN=20
+END_shadow="1 1441706 0" END_llc_choice="1 30146 472 0 88 30115" END_tg_shadow="1 0 0 c 1730 rust 2017"
+END_llc_shadow="1 0 1172 c enqueue 4238 dequeue 4238 pref 2022 epoch 285562 avg 1482 rust enqueue 6294 dequeue 6285 pref 4099 epoch 717071 avg 28721"
+t shadow "1 1416266 0"
+t shadow "0 1416266 0"
+t shadow "1 40000 0"
+t llc_shadow "1 0 1100 c enqueue 40 dequeue 40 pref 20 epoch 2850 avg 140 rust enqueue 60 dequeue 60 pref 40 epoch 7000 avg 280"
+t llc_shadow "1 0 1100 c enqueue 40 dequeue 40 pref 0 epoch 2850 avg 140 rust enqueue 60 dequeue 60 pref 0 epoch 7000 avg 280"
+t llc_shadow "1 0 1100 c enqueue 40 dequeue 40 pref 20 epoch 2850 avg 140 rust enqueue 60 dequeue 60 pref 40 epoch 7000 avg 10"
+t llc_choice "1 30000 470 0 88 30000"
+t llc_choice "1 30000 0 0 88 30000"
+t llc_choice "1 30000 470 0 88 3"
+t tg_shadow "1 0 0 c 1700 rust 2000"
+t tg_shadow "1 0 0 c 1700 rust 10"
+END_shadow="1 1441706 2"; t shadow "1 1416266 0"
+unset SHADOW_MIN; END_shadow="1 30 0"; t shadow "1 5 0"
+t shadow "0 5 0"
+EOS
+got=$(dash "$tmp/since_boot_t.sh" "$tmp/since_boot.sh" 2>&1 | tr '\n' ' ')
+want="pass fail fail pass fail fail pass fail fail pass fail fail pass fail "
+[ "$got" = "$want" ] && ok "cross_checks.sh's counts since boot: 14 made-up cases judged as they must be" ||
+	ko "cross_checks.sh's since_boot: got [$got], want [$want]"
 
 # check-unsound's rule that a control differs from its misuse only in the
 # lines the misuse marks (its unmarked(), on made-up snippets): marked

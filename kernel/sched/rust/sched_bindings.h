@@ -2,13 +2,10 @@
 /*
  * The scheduler's private structures, bound by bindgen for the kernel::sched
  * Rust abstractions alone, not for every Rust user: rust/Makefile generates
- * only the types, variables and constants defined in the headers of
- * kernel/sched/ and, of their functions, task_llc() alone (the types they
- * use from elsewhere stay the global bindings'), and
- * rust/bindings/bindings_helper.h includes only kernel/sched/rust/sched_rust.h,
- * the prototypes of the entry points. sched.h is included whole because its
- * structures are what the abstractions read; the generated file is filtered
- * by that path, not by this header.
+ * only what they use (struct rq, cfs_rq, cfs_tg_state and task_group, the
+ * private structures these embed as opaque ones, runqueues, root_task_group,
+ * NICE_0_LOAD and task_llc()), and rust/bindings/bindings_helper.h includes
+ * only kernel/sched/rust/sched_rust.h, the prototypes of the entry points.
  */
 #ifndef _KERNEL_SCHED_RUST_SCHED_BINDINGS_H
 #define _KERNEL_SCHED_RUST_SCHED_BINDINGS_H

@@ -4,14 +4,16 @@
 //!
 //! C header: [`kernel/sched/rust/sched_bindings.h`](srctree/kernel/sched/rust/sched_bindings.h)
 //!
-//! bindgen generates the types, variables and constants defined in the headers of `kernel/sched/`
-//! and, of their functions, `task_llc()` alone (`rust/Makefile`), not recursively: the types they
-//! use from the rest of the kernel are the global bindings', which this module re-exports, so
-//! that a `list_head` or a `sched_entity` is one type everywhere. The fields the abstractions use
-//! are listed at the end of this file with their types, checked when the kernel is built. The
-//! global bindings see only `kernel/sched/rust/sched_rust.h`, the prototypes of the entry
-//! points, where `struct rq`, `struct cfs_rq` and `struct task_group` are opaque: the
-//! abstractions take those (`super::ffi`) from C and cast them to the types defined here.
+//! bindgen generates what this module uses alone (`rust/Makefile`): `struct rq`, `cfs_rq`,
+//! `cfs_tg_state` and `task_group`, the private structures they embed as opaque ones (size and
+//! alignment only), `runqueues`, `root_task_group`, `NICE_0_LOAD` and `task_llc()`, not
+//! recursively: the types they use from the rest of the kernel are the global bindings', which
+//! this module re-exports, so that a `list_head` or a `sched_entity` is one type everywhere.
+//! The fields the abstractions use are listed at the end of this file with their types, checked
+//! when the kernel is built. The global bindings see only `kernel/sched/rust/sched_rust.h`, the
+//! prototypes of the entry points, where `struct rq`, `struct cfs_rq` and `struct task_group`
+//! are opaque: the abstractions take those (`super::ffi`) from C and cast them to the types
+//! defined here.
 
 #![allow(
     clippy::all,

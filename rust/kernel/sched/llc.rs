@@ -16,8 +16,8 @@
 //! balancing reads a remote domain's `llc_counts[]` (`update_sg_lb_stats()`,
 //! `sched_balance_find_src_rq()`) and a remote runqueue's `nr_pref_llc_running`
 //! (`alb_break_llc()`); `task_tick_cache()` reads `cpu_epoch` under the runqueue lock only;
-//! domain rebuilds publish `rq->sd`; the evaluation aids' debugfs dump (not in a production
-//! kernel) reads the counters and `preferred_llc`.
+//! domain rebuilds publish `rq->sd`. `nr_llc_running` has no lockless reader in the series; it is
+//! accessed as its sibling counters are.
 //! Those fields are accessed here with the kernel's atomics ([`Atomic::from_ptr`], relaxed: C's
 //! `READ_ONCE()`/`WRITE_ONCE()`; `rq->sd` too, the reads of the domain it points to ordered
 //! after its publication by their address dependency, which the LKMM's `Relaxed` keeps, as
@@ -93,8 +93,7 @@ impl RqLlc {
     pub fn nr_llc_running(&self) -> u32 {
         // SAFETY:
         // - The runqueue is valid (type invariants) and the field an aligned `u32`.
-        // - Only the evaluation aids' debugfs dump reads the counter without the lock (with
-        //   `READ_ONCE()`); the access is atomic so that it is race-free there too.
+        // - Its writers hold the runqueue lock, held here (type invariants): no store races.
         unsafe { Atomic::from_ptr(&raw mut (*self.rq()).nr_llc_running).load(Relaxed) }
     }
 

@@ -3,7 +3,7 @@
 # shellcheck disable=SC3043 # local: dash, BusyBox and bash have it (ktap_helpers.sh uses it)
 #
 # Task-group churn, on each side: a tree of 340 groups (4 wide, 4 deep),
-# each with its per-CPU cfs_tg_state, built and removed ROUNDS times
+# each with its per-CPU cfs_tg_state, built and removed CHURN_ROUNDS times
 # (default 3, at least 2) after a warm-up round, Percpu in /proc/meminfo
 # read in each round while the tree stands. Group state that was not freed
 # would raise that reading by 340 x possible CPUs x sizeof(struct
@@ -18,7 +18,7 @@
 DIR=$(dirname "$(readlink -f "$0")")
 . "$DIR/lib.sh"
 
-rounds=${ROUNDS:-3}
+rounds=${CHURN_ROUNDS:-3}
 [ "$rounds" -ge 2 ] || rounds=2
 # shellcheck disable=SC2046 # the sides, one word each
 set -- $(sides)

@@ -11,7 +11,9 @@
 #          $RC and each test runs on Rust and on C;
 #   prod   CONFIG_SCHED_RUST_CFS=y alone: every piece on Rust, no switch;
 #          each test runs once, judged on what any kernel shows;
-#   none   the option is not built: every test skips.
+#   none   the option is not built: the tests of the pieces skip; those
+#          that run workloads and the kernel's own selftests (require
+#          <plan> any) run once, as the C baseline of the same tests.
 
 # shellcheck source=/dev/null # the selftests' helpers, installed beside
 . "$DIR/../kselftest/ktap_helpers.sh"
@@ -34,23 +36,46 @@ shape() {
 }
 SHAPE=$(shape)
 
+# The kernel's options (its "=y" lines), from /proc/config.gz or
+# /boot/config-<release>; empty when neither is readable, and then every
+# case that an option decides skips (lacks says why).
+CONFIG=$({ zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null; } |
+	grep '^CONFIG_[A-Za-z0-9_]*=y$')
+cfg() { printf '%s\n' "$CONFIG" | grep -qx "CONFIG_$1=y"; }
+# Why a case that needs <options> skips: empty when the kernel has them.
+lacks() {	# lacks <option>...
+	local o m=
+	if [ -z "$CONFIG" ]; then
+		echo "the kernel's configuration is not readable:" \
+			"no /proc/config.gz, no /boot/config-$(uname -r)"
+		return
+	fi
+	for o; do
+		cfg "$o" || m="$m, CONFIG_$o"
+	done
+	[ -z "$m" ] || echo "no ${m#, }"
+}
+
 # The sides a test runs on: both with the switch, the one it has without.
 sides() {
 	[ "$SHAPE" = debug ] && echo "rust c" || echo prod
 }
 
 # Every test needs root, debugfs and the cgroup2 cpu controller; a kernel
-# without the option skips the whole test.
-require() {	# require <plan>
+# without the option skips the whole test unless it runs on any kernel
+# ("any"). On the debug shape every piece starts on Rust, whatever an
+# earlier test left.
+require() {	# require <plan> [any]
 	ktap_print_header
 	if [ "$(id -u)" != 0 ]; then
 		ktap_skip_all "needs root"
 		exit "$KSFT_SKIP"
 	fi
-	if [ "$SHAPE" = none ]; then
+	if [ "$SHAPE" = none ] && [ "${2:-}" != any ]; then
 		ktap_skip_all "the kernel has no CONFIG_SCHED_RUST_CFS"
 		exit "$KSFT_SKIP"
 	fi
+	[ "$SHAPE" != debug ] || use rust || ktap_exit_fail_msg "cannot put every piece on Rust"
 	[ -d /sys/kernel/debug/sched ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
 	if ! grep -qw cpu $CG/cgroup.controllers 2>/dev/null; then
 		ktap_skip_all "no cgroup2 cpu controller at $CG"
@@ -84,6 +109,16 @@ verdict() {	# verdict <case name, in one or more words>
 		ktap_test_fail "$*"
 	fi
 	problems=
+}
+
+# A case skipped, unless problems were collected for it: then it fails (a
+# skip may not hide them).
+skip_case() {	# skip_case <case name (the reason)>
+	if [ -n "$problems" ]; then
+		verdict "$*"
+	else
+		ktap_test_skip "$*"
+	fi
 }
 
 # A cgroup tree of WIDTH + WIDTH^2 + ... + WIDTH^DEPTH groups under $ROOT,

@@ -140,10 +140,10 @@ static int wake_storm(int tasks, double seconds)
 	return 0;
 }
 
-static volatile int threads_stop;
+static int threads_stop;	/* read and set with __atomic builtins */
 static int threads_nap;
 static char *shared_buf;
-#define SHARED_SIZE (1 << 20)
+#define SHARED_SIZE (1024 * 1024)
 /* The CPUs the threads ran on, seen once per pass (threads ... cpus). */
 #define SEEN_CPUS 1024
 static unsigned long seen[SEEN_CPUS / (8 * sizeof(long))];
@@ -152,7 +152,7 @@ static void *thread_walk(void *arg)
 {
 	long passes = 0;
 
-	while (!threads_stop) {
+	while (!__atomic_load_n(&threads_stop, __ATOMIC_RELAXED)) {
 		int cpu = sched_getcpu();
 
 		for (int i = 0; i < SHARED_SIZE; i += 64)
@@ -187,8 +187,8 @@ static int threads_with_pref(const char *llc_state)
 	return n;
 }
 
-static int threads(int n, double seconds, int show_cpus, const char *llc_state,
-		   double cap)
+static int run_threads(int n, double seconds, int show_cpus, const char *llc_state,
+		       double cap)
 {
 	pthread_t *tids = calloc(n, sizeof(*tids));
 	double t0 = now(), t_created, t, first = -1;
@@ -226,7 +226,7 @@ static int threads(int n, double seconds, int show_cpus, const char *llc_state,
 			usleep(100000);
 		}
 	}
-	threads_stop = 1;
+	__atomic_store_n(&threads_stop, 1, __ATOMIC_RELAXED);
 	t = now() - t_created;
 	for (int i = 0; i < n; i++) {
 		void *r;
@@ -304,7 +304,7 @@ static int cg_remove(const char *dir, int width, int depth)
 	return n;
 }
 
-static int cgtree(const char *dir, int width, int depth)
+static int run_cgtree(const char *dir, int width, int depth)
 {
 	int maxleaves = 1, nleaves = 0, n;
 	char (*leaves)[256];
@@ -426,7 +426,7 @@ static int cmp_uint(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int schlat(const char *dir, int width, int depth, double seconds)
+static int run_schlat(const char *dir, int width, int depth, double seconds)
 {
 	int maxleaves = 1, nleaves = 0, n, status, bad = 0;
 	unsigned long total = 0, *counts;
@@ -517,10 +517,11 @@ static int schlat(const char *dir, int width, int depth, double seconds)
 }
 
 /* Sleep <usec> at a time, forever, without forking (a task to move around). */
-static int __attribute__((noreturn)) nap(long usec)
+static int nap(long usec)
 {
 	for (;;)
 		usleep(usec);
+	return 0;
 }
 
 static int fail_nth_write(int fd, int n)
@@ -572,9 +573,9 @@ static void *spin(void *arg)
  * exit() (the child tells it through a pipe), and once it has reaped the
  * child; the child reports when its main thread ran after the sleep.
  */
-static int cpumax(const char *cg, int nthreads, double seconds)
+static int run_cpumax(const char *cg, int nthreads, double seconds)
 {
-	long usage_sleep, usage_exit, t[3];
+	long usage_sleep, usage_exit, usage_end, t[3];
 	double t_start, t_reaped;
 	char pid[32];
 	int fd[2], status, i;
@@ -627,13 +628,18 @@ static int cpumax(const char *cg, int nthreads, double seconds)
 	    WEXITSTATUS(status))
 		return 1;
 	t_reaped = now();
-	printf("cpumax wake_us %ld exit_us %ld reaped_us %ld usage_sleep %ld usage_exit %ld usage_end %ld\n",
-	       t[1] - t[0], t[2] - t[0], (long)(t_reaped * 1e6) - t[0], usage_sleep,
-	       usage_exit, cpu_stat(cg, "usage_usec"));
+	usage_end = cpu_stat(cg, "usage_usec");
+	printf("cpumax wake_us %ld exit_us %ld reaped_us %ld", t[1] - t[0], t[2] - t[0],
+	       (long)(t_reaped * 1e6) - t[0]);
+	printf(" usage_sleep %ld usage_exit %ld usage_end %ld\n", usage_sleep, usage_exit,
+	       usage_end);
 	return 0;
 }
 
-/* The per-CPU allocations in use (percpu_stats' nr_cur_alloc), or -1 without CONFIG_PERCPU_STATS. */
+/*
+ * The per-CPU allocations in use (percpu_stats' nr_cur_alloc), or -1 without
+ * CONFIG_PERCPU_STATS.
+ */
 static long pcpu_allocs(void)
 {
 	FILE *f = fopen("/sys/kernel/debug/percpu_stats", "r");
@@ -733,7 +739,7 @@ static int pcpu(long max)
  * groups' frees, which follow RCU grace periods and the css release work,
  * are back to the count before (polled for up to 15 s).
  */
-static int failmkdir(const char *dir, int max)
+static int run_failmkdir(const char *dir, int max)
 {
 	int injected = 0, failed = 0, tolerated = 0, enomem = 0, n;
 	struct stat st;
@@ -813,23 +819,28 @@ int main(int argc, char **argv)
 			if (!strncmp(argv[i], "until_pref=", 11))
 				cap = atof(argv[i] + 11);
 		}
-		return threads(atoi(argv[2]), atof(argv[3]), cpus, llc_state, cap);
+		return run_threads(atoi(argv[2]), atof(argv[3]), cpus, llc_state, cap);
 	}
 	if (argc >= 5 && !strcmp(argv[1], "cgtree"))
-		return cgtree(argv[2], atoi(argv[3]), atoi(argv[4]));
+		return run_cgtree(argv[2], atoi(argv[3]), atoi(argv[4]));
 	if (argc >= 6 && !strcmp(argv[1], "schlat"))
-		return schlat(argv[2], atoi(argv[3]), atoi(argv[4]), atof(argv[5]));
+		return run_schlat(argv[2], atoi(argv[3]), atoi(argv[4]), atof(argv[5]));
 	if (argc >= 3 && !strcmp(argv[1], "nap"))
 		return nap(atol(argv[2]));
 	if (argc >= 4 && !strcmp(argv[1], "failmkdir"))
-		return failmkdir(argv[2], atoi(argv[3]));
+		return run_failmkdir(argv[2], atoi(argv[3]));
 	if (argc >= 2 && !strcmp(argv[1], "pcpu"))
 		return pcpu(argc >= 3 && strcmp(argv[2], "-") ? atol(argv[2]) : -1);
 	if (argc >= 5 && !strcmp(argv[1], "cpumax"))
-		return cpumax(argv[2], atoi(argv[3]), atof(argv[4]));
-	fprintf(stderr, "usage: schedbench wake <tasks> <s>"
-		" | cgtree <dir> <width> <depth> | schlat <dir> <width> <depth> <s> | nap <usec> | failmkdir <dir> <max> | pcpu [<max>]"
-		" | threads <threads> <s> [cpus] [nap] [llc=<file>] [until_pref=<s>]"
-		" | cpumax <cgroup> <threads> <seconds>\n");
+		return run_cpumax(argv[2], atoi(argv[3]), atof(argv[4]));
+	fputs("usage: schedbench wake <tasks> <s>\n", stderr);
+	fputs("       schedbench cgtree <dir> <width> <depth>\n", stderr);
+	fputs("       schedbench schlat <dir> <width> <depth> <s>\n", stderr);
+	fputs("       schedbench nap <usec>\n", stderr);
+	fputs("       schedbench failmkdir <dir> <max>\n", stderr);
+	fputs("       schedbench pcpu [<max>]\n", stderr);
+	fputs("       schedbench threads <threads> <s> [cpus] [nap]\n", stderr);
+	fputs("                          [llc=<file>] [until_pref=<s>]\n", stderr);
+	fputs("       schedbench cpumax <cgroup> <threads> <seconds>\n", stderr);
 	return 2;
 }

@@ -2,10 +2,9 @@
 # shellcheck shell=bash
 #
 # The boot test's check bookkeeping, sourced by scripts/boot.sh (the host's
-# suite, sched_rust_boot) and tests/boot/checks.sh (the guest's, sched_rust_guest): each
-# check is a KTAP test case. check <name> opens one (and closes the previous
-# one; check "" closes without opening); it passes when it added nothing to
-# problems[]. ktap_cases prints the cases with the kselftest KTAP helpers,
+# suite, sched_rust_boot): each check is a KTAP test case. check <name>
+# opens one (and closes the previous one; check "" closes without opening);
+# it passes when it added nothing to problems[]. ktap_cases prints the cases with the kselftest KTAP helpers,
 # which the caller has sourced: per case its problems as diagnostics, then
 # its result.
 
