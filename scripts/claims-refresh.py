@@ -76,6 +76,7 @@ def pattern(anchor):
 
 changed = problems = 0
 subs = {}
+renamed = {}   # (document, anchor) -> the anchor a change rewrote it to
 for cf in sorted(os.listdir(cdir)):
     path = os.path.join(cdir, cf)
     lines = open(path).read().split("\n")
@@ -84,6 +85,11 @@ for cf in sorted(os.listdir(cdir)):
         if len(parts) != 4 or not parts[3].startswith(src + ":"):
             continue
         doc, figure, anchor, key = parts
+        # An anchor an earlier claim rewrote (several figures in one anchor).
+        while (doc, anchor) in renamed:
+            anchor = renamed[(doc, anchor)]
+        if anchor != parts[2]:
+            lines[n] = f"{doc} | {figure} | {anchor} | {key}"
         key = key.split(":", 1)[1]
         v = value(key)
         if v is None or cc.holds(figure, v):
@@ -113,6 +119,7 @@ for cf in sorted(os.listdir(cdir)):
         open(dpath, "w").write(text)
         a2 = " ".join(seg2.split())
         lines[n] = f"{doc} | {new} | {a2} | {src}:{key}"
+        renamed[(doc, anchor)] = a2
         subs.setdefault(doc, []).append((figure, new))
         print(f"{doc}: {figure} -> {new} ({key})")
         changed += 1
