@@ -49,6 +49,16 @@ of its routes where the run configured them (routes-<kernel>.txt); a
 kernel the run configured (routes-<kernel>.txt, percall-<kernel>.conf)
 must have boots: else the report fails.
 
+The routes (evaluation/bench/routes.txt): each call of the pick, the
+wake-up pick, the enqueue and the dequeue by the decisions it took, read
+from the source lines it ran (routes.tsv.gz, routes.md, routes.svg). The
+pick's: single, buddy, protect, fast, heap:1-2, heap:3-4, heap:5+ (the
+nodes its heap search visited), '+'-joined for a call that picked again,
+and "@update" after the whole label where pick_task_fair() updated a
+curr still queued before it picked (fast@update: the same decisions
+with a nested update_curr()); the LLC accounting's: update, no_update. A
+set of lines no route runs is an 'invalid (...)' route: the report fails.
+
 A shape variant among the boots, off+<shape> (gcc-off+<shape>): the =n
 kernel (GCC's) with evaluation/bench/shapes/<shape>.patch applied to its
 fair.c, a C form of the Rust's code. It is reported as every kernel is
@@ -139,21 +149,30 @@ def write_calls(rdir, order, _unused):
 
 # The pick's route word (evaluation/bench/routes.txt, scripts/routes.py):
 # the bits its lines set, and the heap's steps counted in bits 24-31.
-PICK_BITS = {"single": 0, "buddy": 1, "past_buddy": 2, "tested": 3, "heap": 4}
+# curr_update: pick_task_fair() updated a curr still queued before it
+# picked (the pick only: the wake-up pick has no such line).
+PICK_BITS = {"single": 0, "buddy": 1, "past_buddy": 2, "tested": 3, "heap": 4, "curr_update": 5}
 ROUTED = ("pick", "pick_wakeup", "enqueue", "dequeue")
 
 
-def pick_route(word):
-    """The decisions a call of a piece that picks took, by the lines it ran:
-    'none' (no pick ran), else a '+'-joined set of single, buddy, protect
-    (curr tested, the leftmost not), fast (the leftmost tested, no heap
-    search) and heap (by the nodes it visited, its reads of ->rb_left:
-    heap:1-2, heap:3-4, heap:5+); several when the call picked again
-    (pick_next_entity() dequeues a delayed entity it picked and returns
-    NULL: pick_task_fair() and wakeup_preempt_fair() then pick anew; the
-    hierarchy is flat, one pick is one pick_eevdf() on rq->cfs);
-    'invalid (...)' for a set of lines no route runs (the table does not
-    fit the code)."""
+def pick_route(word, piece="pick"):
+    """The decisions a call of a piece that picks (piece: pick or
+    pick_wakeup) took, by the lines it ran: 'none' (no pick ran), else a
+    '+'-joined set of single, buddy, protect (curr tested, the leftmost
+    not), fast (the leftmost tested, no heap search) and heap (by the
+    nodes it visited, its reads of ->rb_left: heap:1-2, heap:3-4,
+    heap:5+); several when the call picked again (pick_next_entity()
+    dequeues a delayed entity it picked and returns NULL:
+    pick_task_fair() and wakeup_preempt_fair() then pick anew; the
+    hierarchy is flat, one pick is one pick_eevdf() on rq->cfs). A pick
+    whose pick_task_fair() updated a curr still queued before it picked
+    (a nested update_curr(); on a call that picked again, before one of
+    its picks or several) has "@update" after the whole label:
+    fast@update, single+fast@update. 'invalid (...)' for a set of
+    lines no route runs (the table does not fit the code): among them the
+    update without a pick (pick_task_fair() returns before it when
+    nothing is queued, and picks after it) and the update on the wake-up
+    pick (which has no such line)."""
     b = {k: bool(word >> v & 1) for k, v in PICK_BITS.items()}
     steps = word >> 24
     problem = None
@@ -163,6 +182,10 @@ def pick_route(word):
         problem = "the leftmost tested without curr tested"
     elif b["heap"] != bool(steps):
         problem = "heap search without a node visited" if b["heap"] else "nodes visited without a heap search"
+    elif b["curr_update"] and piece != "pick":
+        problem = f"curr updated by pick_task_fair()'s line in a call of {piece}"
+    elif b["curr_update"] and not any(b[k] for k in ("single", "buddy", "past_buddy")):
+        problem = "curr updated without a pick"
     labels = []
     if b["single"]:
         labels.append("single")
@@ -176,15 +199,18 @@ def pick_route(word):
         labels.append("heap:1-2" if steps <= 2 else "heap:3-4" if steps <= 4 else "heap:5+")
     if problem:
         return f"invalid ({problem})"
-    return "+".join(labels) or "none"
+    if not labels:
+        return "none"
+    return "+".join(labels) + ("@update" if b["curr_update"] else "")
 
 
 def route_of(piece, word):
     """The route label of a call of a routed piece: the pick's decisions
-    (pick_route()); the LLC accounting's update (bit 0: the counters
-    updated) or no_update."""
+    (pick_route(), with "@update" where pick_task_fair() updated curr
+    first); the LLC accounting's update (bit 0: the counters updated) or
+    no_update."""
     if piece in ("pick", "pick_wakeup"):
-        return pick_route(word)
+        return pick_route(word, piece)
     return "update" if word & 1 else "no_update"
 
 
@@ -363,7 +389,8 @@ def plot_routes(rdir, rows):
     """routes.svg: per route of the pick and the wake-up pick taken by 1 %
     of the calls or more, each kernel's median instructions with its
     quartiles (gnuplot; nothing when it is missing). rows: (label, kernel,
-    q1, median, q3)."""
+    q1, median, q3); a route with and without the update of curr ("fast",
+    "fast@update") are two."""
     labels = list(dict.fromkeys(r[0] for r in rows))
     if not labels:
         return
@@ -701,6 +728,7 @@ def main():
     if routed:
         rows, heap_rows, route_plot = [], [], []
         print("Routes (evaluation/bench/routes.txt: the decisions a call took, by the source lines it ran;")
+        print("a pick's ends in @update where pick_task_fair() updated curr before it picked;")
         print("share of the calls, median and mean instructions per kernel; each =y kernel against the =n")
         print("of its compiler: the ratio of the means over the sets of boots where both took the route,")
         print("with its 95 % t interval" + ("; each shape variant against its =n, the same):" if VARIANT_PAIRS else "):"))
@@ -735,6 +763,8 @@ def main():
                     fig(f"route.{piece}.{route}.{kernel}.median", percall_data.pct(v, 50))
                     fig(f"route.{piece}.{route}.{kernel}.mean", f"{percall_data.mean(v):.1f}")
                     cells.append(f"{kernel} {share:.2f}% {percall_data.pct(v, 50)}/{percall_data.mean(v):.1f}")
+                    # One decision a route (with the update of curr or
+                    # without: two), not the calls that picked again.
                     if piece in ("pick", "pick_wakeup") and share >= 1 and "+" not in route:
                         route_plot.append((f"{piece}:{route}", kernel, percall_data.pct(v, 25),
                                            percall_data.pct(v, 50), percall_data.pct(v, 75)))
