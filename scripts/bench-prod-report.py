@@ -56,8 +56,10 @@ pick's: single, buddy, protect, fast, heap:1-2, heap:3-4, heap:5+ (the
 nodes its heap search visited), '+'-joined for a call that picked again,
 and "@update" after the whole label where pick_task_fair() updated a
 curr still queued before it picked (fast@update: the same decisions
-with a nested update_curr()); the LLC accounting's: update, no_update. A
-set of lines no route runs is an 'invalid (...)' route: the report fails.
+with a nested update_curr()); the LLC accounting's: none (it did not
+run), return (no preferred LLC), update, update@nodomain (the counters
+but not the domain's). A set of lines no route runs is an
+'invalid (...)' route: the report fails.
 
 A shape variant among the boots, off+<shape> (gcc-off+<shape>): the =n
 kernel (GCC's) with evaluation/bench/shapes/<shape>.patch applied to its
@@ -204,14 +206,42 @@ def pick_route(word, piece="pick"):
     return "+".join(labels) + ("@update" if b["curr_update"] else "")
 
 
+# The LLC accounting's route word: the counters updated (the task has a
+# preferred LLC), the accounting entered (its first line, the task's
+# preferred LLC read) and the domain's count of that LLC updated.
+LLC_BITS = {"update": 0, "entered": 1, "domain": 2}
+
+
+def llc_route(word):
+    """The decisions a call of the enqueue or the dequeue took in the LLC
+    accounting (account_llc_enqueue(), account_llc_dequeue()), by the
+    lines it ran: 'none' (the accounting did not run: no task entity
+    queued or dequeued, as for a delayed entity's dequeue or its
+    requeue), 'return' (its early return: the task has no preferred
+    LLC), 'update' (the runqueue's counters and the domain's count of the
+    preferred LLC updated) or 'update@nodomain' (the counters, not the
+    domain's: no domain, or the LLC beyond its counts). 'invalid (...)'
+    for a set of lines no route runs: an update without the accounting
+    entered, the domain's count without the update."""
+    b = {k: bool(word >> v & 1) for k, v in LLC_BITS.items()}
+    if b["update"] and not b["entered"]:
+        return "invalid (the counters updated without the accounting entered)"
+    if b["domain"] and not b["update"]:
+        return "invalid (the domain's count updated without the counters)"
+    if not b["entered"]:
+        return "none"
+    if not b["update"]:
+        return "return"
+    return "update" if b["domain"] else "update@nodomain"
+
+
 def route_of(piece, word):
     """The route label of a call of a routed piece: the pick's decisions
     (pick_route(), with "@update" where pick_task_fair() updated curr
-    first); the LLC accounting's update (bit 0: the counters updated) or
-    no_update."""
+    first); the LLC accounting's (llc_route())."""
     if piece in ("pick", "pick_wakeup"):
         return pick_route(word, piece)
-    return "update" if word & 1 else "no_update"
+    return llc_route(word)
 
 
 def write_routes(rdir, rows):

@@ -8,7 +8,12 @@ calls that run it: evaluation/bench/percall.c, "route").
 
 <table> (evaluation/bench/routes.txt) has one line per decision and code:
 
-  <piece> <decision> <bit> <kernels> <file> <function> | <source text>
+  <pieces> <decision> <bit> <kernels> <file> <function> | <source text>
+
+<pieces>: the measured pieces (comma-separated, as make bench-prod's
+pieces.txt names them) whose calls the decision is one of: the plugin
+sets its bit in their calls only (a dequeue's line that runs inside a
+pick marks the dequeue, not the pick);
 
 <kernels>: the kernels (comma-separated) whose code has this source text;
 a shape variant of make bench-prod, off+<shape> or gcc-off+<shape> (the
@@ -30,8 +35,8 @@ several runs of code). x86_64 only, like bench-prod's routes.
 <vmlinux> must have line tables for the objects the routes are in (fair.o
 and the sched_rust crate: scripts/build.sh builds them so for bench-prod),
 and <function>... are the functions of vmlinux to look in (those of
-fair.o and of the crate). Prints one "route <address> <bit>" line per
-instruction, and on stderr what each route resolved to. Fails (exit 1)
+fair.o and of the crate). Prints one "route <address> <bit> <pieces>" line
+per instruction, and on stderr what each route resolved to. Fails (exit 1)
 when a route of the kernel resolves to no instruction: the table does not
 fit that kernel's code.
 """
@@ -82,16 +87,24 @@ def read_table(path, kernel):
 def function_span(lines, fn):
     """The lines (0-based, end excluded) of fn's definition: from the line
     that names it followed by "(" and does not end with ";", to the first
-    line after it that is "}" at the start."""
+    line after it that is "}" at the start; or, for a method of a Rust impl
+    block (an indented line "fn <fn>(", after "pub" or "pub(...)" if any),
+    to the first line after it that is "}" at that line's indentation."""
     pat = re.compile(r"(^|[^A-Za-z0-9_])" + re.escape(fn) + r"\s*(<[^>]*>)?\s*\(")
-    starts = [i for i, l in enumerate(lines)
-              if pat.search(l) and not l.startswith((" ", "\t", "#", "//", " *", "/*"))
-              and not l.rstrip().endswith((";", "{}"))]
+    method = re.compile(r"^(\s+)(pub(\([a-z]+\))?\s+)?(unsafe\s+)?fn\s+" + re.escape(fn) + r"\s*(<[^>]*>)?\s*\(")
     spans = []
-    for s in starts:
-        for e in range(s + 1, len(lines)):
-            if lines[e].startswith("}"):
-                spans.append((s, e + 1))
+    for i, l in enumerate(lines):
+        m = method.match(l)
+        if m:
+            end = m.group(1) + "}"
+        elif (pat.search(l) and not l.startswith((" ", "\t", "#", "//", " *", "/*"))
+              and not l.rstrip().endswith((";", "{}"))):
+            end = "}"
+        else:
+            continue
+        for e in range(i + 1, len(lines)):
+            if lines[e].startswith("}") if end == "}" else lines[e].rstrip() == end:
+                spans.append((i, e + 1))
                 break
     return spans
 
@@ -159,7 +172,7 @@ def main():
                   f"'{text}' in {' '.join(sys.argv[5:])}", file=sys.stderr)
             bad += 1
         for a in addrs:
-            print(f"route {a:x} {bit}")
+            print(f"route {a:x} {bit} {piece}")
     return 1 if bad else 0
 
 

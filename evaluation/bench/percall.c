@@ -18,13 +18,20 @@
  *                            segment is one run on one side)
  *   irq <addr>               an interrupt or exception entry, or the context
  *                            switch: a call it lands in is not recorded
- *   route <addr> <bit>       an instruction that stands for a decision of a
- *                            measured piece (scripts/routes.py finds it by
- *                            its source line): each time it runs, bit <bit>
- *                            (< 24) is set in every open call's route word;
- *                            a <bit> of 24 or more counts instead (bits
- *                            24-31 of the word, saturating at 255). An
- *                            address may have several route lines
+ *   route <addr> <bit> <names>
+ *                            an instruction that stands for a decision of
+ *                            the measured functions <names> (the names of
+ *                            their fn lines, comma-separated, all given
+ *                            before; scripts/routes.py finds it by its
+ *                            source line): each time it runs, bit <bit>
+ *                            (< 24) is set in the route word of every open
+ *                            call of those functions, and only of those (a
+ *                            dequeue's line that runs inside a pick marks
+ *                            the dequeue's call, not the pick's); a <bit>
+ *                            of 24 or more counts instead (bits 24-31 of
+ *                            the word, saturating at 255). An address may
+ *                            have several route lines, all for the same
+ *                            <names>
  *
  * An indirect call site's pending return is dropped when the site's return
  * address is reached or a direct call of a measured function comes first, so
@@ -358,16 +365,18 @@ static void irq_exec(unsigned int cpu, void *udata)
 
 /*
  * The routes' map gives an instruction the decision bits (0-23) of every
- * route it stands for, and ROUTE_COUNT when it stands for the counting one
- * too: one instruction may serve several routes (a loop's first load is
- * both "heap search entered" and one of its steps).
+ * route it stands for, ROUTE_COUNT when it stands for the counting one too
+ * (one instruction may serve several routes: a loop's first load is both
+ * "heap search entered" and one of its steps), and in bits 32-55 the
+ * functions (bit <id> for fn <id>) whose calls those routes mark.
  */
-#define ROUTE_COUNT (1ULL << 32)
+#define ROUTE_COUNT	(1ULL << 24)
+#define ROUTE_FN_SHIFT	32
 
 /*
- * A route instruction ran: its decision bits into every open call's mask
- * (bits 0-23), and one more in their count (bits 24-31, saturating at
- * 255) if it counts.
+ * A route instruction ran: in every open call of the functions it marks,
+ * its decision bits into the call's mask (bits 0-23), and one more in its
+ * count (bits 24-31, saturating at 255) if it counts.
  */
 static void route_exec(unsigned int cpu, void *udata)
 {
@@ -378,6 +387,8 @@ static void route_exec(unsigned int cpu, void *udata)
 	for (i = 0; i < v->depth; i++) {
 		struct frame *f = &v->fr[i];
 
+		if (!(what >> ROUTE_FN_SHIFT & 1ULL << f->fn))
+			continue;
 		f->route |= what & 0xffffff;
 		if ((what & ROUTE_COUNT) && (f->route >> 24) < 255)
 			f->route += 1U << 24;
@@ -554,6 +565,28 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 	qemu_plugin_outs(line);
 }
 
+/*
+ * The functions a route line names (its comma-separated <names>, each the
+ * name of a fn line read before it), as a mask of their ids; 0 if a name
+ * is none of them.
+ */
+static uint64_t route_fns(char *names)
+{
+	uint64_t mask = 0;
+	char *save, *n;
+	unsigned int id;
+
+	for (n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+		for (id = 0; id < MAX_FNS; id++)
+			if (fn_name[id] && !strcmp(fn_name[id], n))
+				break;
+		if (id == MAX_FNS)
+			return 0;
+		mask |= 1ULL << id;
+	}
+	return mask;
+}
+
 static int read_conf(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -587,10 +620,22 @@ static int read_conf(const char *path)
 		} else if (!strcmp(kind, "irq") && sscanf(buf, "irq %" SCNx64, &a) == 1) {
 			map_put(&irqs, a, 1);
 		} else if (!strcmp(kind, "route") &&
-			   sscanf(buf, "route %" SCNx64 " %u", &a, &id) == 2 && id < 32) {
-			uint64_t what = 0;
+			   sscanf(buf, "route %" SCNx64 " %u %127s", &a, &id, name) == 3 && id < 32) {
+			uint64_t what = 0, fns = route_fns(name);
 
-			map_get(&routes, a, &what);
+			if (!fns) {
+				fprintf(stderr, "percall: %s: route for no measured function (fn lines first): %s",
+					path, buf);
+				fclose(f);
+				return -1;
+			}
+			if (map_get(&routes, a, &what) && what >> ROUTE_FN_SHIFT != fns) {
+				fprintf(stderr, "percall: %s: route at %" PRIx64 " for other functions than before: %s",
+					path, a, buf);
+				fclose(f);
+				return -1;
+			}
+			what |= fns << ROUTE_FN_SHIFT;
 			map_put(&routes, a, what | (id < 24 ? 1ULL << id : ROUTE_COUNT));
 			have_routes = 1;
 		} else if (!strcmp(kind, "mark") && sscanf(buf, "mark %" SCNx64, &a) == 1) {

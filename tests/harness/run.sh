@@ -648,14 +648,32 @@ if [ -f "$bt/vmlinux" ] && [ -f "$WORK/kernel/sched/fair.c" ]; then
 	echo "pick heap_steps 24 testc $t | while ((left = node->rb_left) &&" > "$tmp/routes.txt"
 	expect 0 "routes.py: the heap's step by its load" \
 		/usr/bin/python3 scripts/routes.py "$tmp/routes.txt" testc "$WORK" "$bt/vmlinux" pick_eevdf_c
-	[ "$(grep -c '^route .* 24$' "$tmp/out")" = 1 ] && ok "routes.py: one load counts the heap's step" ||
-		ko "routes.py gave $(grep -c '^route .* 24$' "$tmp/out") counting instructions for the heap's step, 1 wanted"
+	[ "$(grep -c '^route .* 24 pick$' "$tmp/out")" = 1 ] && ok "routes.py: one load counts the heap's step" ||
+		ko "routes.py gave $(grep -c '^route .* 24 pick$' "$tmp/out") counting instructions for the heap's step, 1 wanted"
 	echo "pick steps 25 testc $t | best = se;" >> "$tmp/routes.txt"
 	expect 1 "routes.py: a count on a line without a load" \
 		/usr/bin/python3 scripts/routes.py "$tmp/routes.txt" testc "$WORK" "$bt/vmlinux" pick_eevdf_c
 else
 	sk "no make test kernel ($bt/vmlinux) or overlaid fair.c: the routes.py cases"
 fi
+
+# routes.py's definitions: a C function at the start of a line, to the
+# first "}" there; a Rust method (indented "fn"), to the "}" at its own
+# indentation, not its impl block's; a call is no definition.
+got=$(/usr/bin/python3 - <<'PY'
+import importlib.util
+spec = importlib.util.spec_from_file_location("r", "scripts/routes.py")
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+rs = ["impl A {", "    pub fn inc(&self) {", "        if x {", "        }", "        self.dec();", "    }",
+      "", "    fn dec(&self) {", "        y();", "    }", "}"]
+c = ["static void f(int a)", "{", "\tg(a);", "}", "static void g(int a)", "{", "}"]
+print(m.function_span(rs, "inc"), m.function_span(rs, "dec"), m.function_span(c, "f"), m.function_span(c, "g"))
+PY
+)
+want="[(1, 6)] [(7, 10)] [(0, 4)] [(4, 7)]"
+[ "$got" = "$want" ] && ok "routes.py finds C functions and Rust methods, not their calls" ||
+	ko "routes.py's function spans: got [$got], want [$want]"
 
 # shapes.py: the walk of a one-entity pick written here (offsets as an
 # offsets.s gives them): the instructions of each state of curr counted;
@@ -829,6 +847,20 @@ PY
 want="none single buddy protect fast heap:1-2 heap:3-4 heap:5+ single+fast invalid (heap search without the leftmost tested) invalid (the leftmost tested without curr tested) invalid (heap search without a node visited) invalid (nodes visited without a heap search)"
 [ "$(echo $got)" = "$want" ] && ok "bench-prod-report reads the pick's route words, and names the impossible ones" ||
 	ko "bench-prod-report's pick routes: got [$(echo $got)], want [$want]"
+
+# The LLC accounting's route word (bits: update 0, entered 1, domain 2).
+got=$(/usr/bin/python3 - <<'PY'
+import importlib.util
+spec = importlib.util.spec_from_file_location("r", "scripts/bench-prod-report.py")
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+for w in (0, 2, 1 | 2 | 4, 1 | 2, 1, 2 | 4):
+    print(m.route_of("enqueue", w))
+PY
+)
+want="none return update update@nodomain invalid (the counters updated without the accounting entered) invalid (the domain's count updated without the counters)"
+[ "$(echo $got)" = "$want" ] && ok "bench-prod-report reads the LLC accounting's route words, and names the impossible ones" ||
+	ko "bench-prod-report's LLC routes: got [$(echo $got)], want [$want]"
 
 # check-stock: the evaluation kernels' stock pick against 7.3's source.
 fd=evaluation/kernel/sched/rust/debug/fair_debug.c
