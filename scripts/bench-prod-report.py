@@ -208,7 +208,7 @@ def pick_route(word, piece="pick"):
 
 # The LLC accounting's route word: the counters updated (the task has a
 # preferred LLC), the accounting entered (its first line, the task's
-# preferred LLC read) and the domain's count of that LLC updated.
+# preferred LLC read) and the domain's count of that LLC reached.
 LLC_BITS = {"update": 0, "entered": 1, "domain": 2}
 
 
@@ -218,16 +218,17 @@ def llc_route(word):
     lines it ran: 'none' (the accounting did not run: no task entity
     queued or dequeued, as for a delayed entity's dequeue or its
     requeue), 'return' (its early return: the task has no preferred
-    LLC), 'update' (the runqueue's counters and the domain's count of the
-    preferred LLC updated) or 'update@nodomain' (the counters, not the
-    domain's: no domain, or the LLC beyond its counts). 'invalid (...)'
-    for a set of lines no route runs: an update without the accounting
-    entered, the domain's count without the update."""
+    LLC), 'update' (the runqueue's counters updated and the domain's count
+    of the preferred LLC reached: one added, or one taken unless it is 0)
+    or 'update@nodomain' (the counters, not the domain's: no domain, or
+    the LLC beyond its counts). 'invalid (...)' for a set of lines no
+    route runs: an update without the accounting entered, the domain's
+    count without the update."""
     b = {k: bool(word >> v & 1) for k, v in LLC_BITS.items()}
     if b["update"] and not b["entered"]:
         return "invalid (the counters updated without the accounting entered)"
     if b["domain"] and not b["update"]:
-        return "invalid (the domain's count updated without the counters)"
+        return "invalid (the domain's count reached without the counters)"
     if not b["entered"]:
         return "none"
     if not b["update"]:

@@ -88,14 +88,16 @@ def function_span(lines, fn):
     """The lines (0-based, end excluded) of fn's definition: from the line
     that names it followed by "(" and does not end with ";", to the first
     line after it that is "}" at the start; or, for a method of a Rust impl
-    block (an indented line "fn <fn>(", after "pub" or "pub(...)" if any),
-    to the first line after it that is "}" at that line's indentation."""
+    block (an indented line "fn <fn>(", after "pub" or "pub(...)" if any,
+    not ending with ";" or "}": no declaration, no one-line body), to the
+    first line after it that is "}" at that line's indentation (a comment
+    after it allowed)."""
     pat = re.compile(r"(^|[^A-Za-z0-9_])" + re.escape(fn) + r"\s*(<[^>]*>)?\s*\(")
     method = re.compile(r"^(\s+)(pub(\([a-z]+\))?\s+)?(unsafe\s+)?fn\s+" + re.escape(fn) + r"\s*(<[^>]*>)?\s*\(")
     spans = []
     for i, l in enumerate(lines):
         m = method.match(l)
-        if m:
+        if m and not l.rstrip().endswith((";", "}")):
             end = m.group(1) + "}"
         elif (pat.search(l) and not l.startswith((" ", "\t", "#", "//", " *", "/*"))
               and not l.rstrip().endswith((";", "{}"))):
@@ -103,7 +105,7 @@ def function_span(lines, fn):
         else:
             continue
         for e in range(i + 1, len(lines)):
-            if lines[e].startswith("}") if end == "}" else lines[e].rstrip() == end:
+            if lines[e].startswith("}") if end == "}" else lines[e].split("//")[0].rstrip() == end:
                 spans.append((i, e + 1))
                 break
     return spans

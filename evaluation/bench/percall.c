@@ -24,10 +24,12 @@
  *                            their fn lines, comma-separated, all given
  *                            before; scripts/routes.py finds it by its
  *                            source line): each time it runs, bit <bit>
- *                            (< 24) is set in the route word of every open
- *                            call of those functions, and only of those (a
- *                            dequeue's line that runs inside a pick marks
- *                            the dequeue's call, not the pick's); a <bit>
+ *                            (< 24) is set in the route word of the
+ *                            innermost open call if it is one of those
+ *                            functions' (a dequeue's line that runs inside
+ *                            a pick marks nothing; the wake-up pick's
+ *                            lines inside a pick mark the wake-up pick's
+ *                            call, if it is measured, not the pick's); a <bit>
  *                            of 24 or more counts instead (bits 24-31 of
  *                            the word, saturating at 255). An address may
  *                            have several route lines, all for the same
@@ -374,25 +376,28 @@ static void irq_exec(unsigned int cpu, void *udata)
 #define ROUTE_FN_SHIFT	32
 
 /*
- * A route instruction ran: in every open call of the functions it marks,
- * its decision bits into the call's mask (bits 0-23), and one more in its
- * count (bits 24-31, saturating at 255) if it counts.
+ * A route instruction ran: if the innermost open call is of a function it
+ * marks, its decision bits into that call's mask (bits 0-23), and one more
+ * in its count (bits 24-31, saturating at 255) if it counts. Only the
+ * innermost: the line may run for a measured call nested in it (the
+ * wake-up pick of a task that the newly idle balance inside a pick pulls,
+ * the LLC accounting of curr inside an enqueue's update_curr()), and is
+ * then that call's decision, not the outer one's.
  */
 static void route_exec(unsigned int cpu, void *udata)
 {
 	struct vcpu *v = &vcpus[cpu % MAX_VCPUS];
 	uint64_t what = (uintptr_t)udata;
-	unsigned int i;
+	struct frame *f;
 
-	for (i = 0; i < v->depth; i++) {
-		struct frame *f = &v->fr[i];
-
-		if (!(what >> ROUTE_FN_SHIFT & 1ULL << f->fn))
-			continue;
-		f->route |= what & 0xffffff;
-		if ((what & ROUTE_COUNT) && (f->route >> 24) < 255)
-			f->route += 1U << 24;
-	}
+	if (!v->depth)
+		return;
+	f = &v->fr[v->depth - 1];
+	if (!((what >> ROUTE_FN_SHIFT) & (1ULL << f->fn)))
+		return;
+	f->route |= what & 0xffffff;
+	if ((what & ROUTE_COUNT) && (f->route >> 24) < 255)
+		f->route += 1U << 24;
 }
 
 static void mark_exec(unsigned int cpu, void *udata)
@@ -461,14 +466,19 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t iva = qemu_plugin_insn_vaddr(insn);
 
+		/*
+		 * A route first: a route's instruction that calls a measured
+		 * function (pick_task_fair()'s call of update_curr()) marks
+		 * the call it runs in, before the callee's opens.
+		 */
+		if (map_get(&routes, iva, &x))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, route_exec, QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)x);
 		if (map_get(&calls, iva, &x))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, call_exec, QEMU_PLUGIN_CB_NO_REGS,
 							       (void *)(uintptr_t)iva);
 		if (map_get(&icalls, iva, &x))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, icall_exec, QEMU_PLUGIN_CB_NO_REGS,
-							       (void *)(uintptr_t)x);
-		if (map_get(&routes, iva, &x))
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, route_exec, QEMU_PLUGIN_CB_NO_REGS,
 							       (void *)(uintptr_t)x);
 		if (cache_on)
 			qemu_plugin_register_vcpu_mem_cb(insn, mem_exec, QEMU_PLUGIN_CB_NO_REGS,
@@ -624,7 +634,7 @@ static int read_conf(const char *path)
 			uint64_t what = 0, fns = route_fns(name);
 
 			if (!fns) {
-				fprintf(stderr, "percall: %s: route for no measured function (fn lines first): %s",
+				fprintf(stderr, "percall: %s: route naming a function no fn line before it names: %s",
 					path, buf);
 				fclose(f);
 				return -1;

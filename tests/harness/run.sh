@@ -659,19 +659,20 @@ fi
 
 # routes.py's definitions: a C function at the start of a line, to the
 # first "}" there; a Rust method (indented "fn"), to the "}" at its own
-# indentation, not its impl block's; a call is no definition.
+# indentation (a comment after it), not its impl block's; a call, or a
+# trait's declaration, is no definition.
 got=$(/usr/bin/python3 - <<'PY'
 import importlib.util
 spec = importlib.util.spec_from_file_location("r", "scripts/routes.py")
 m = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(m)
-rs = ["impl A {", "    pub fn inc(&self) {", "        if x {", "        }", "        self.dec();", "    }",
-      "", "    fn dec(&self) {", "        y();", "    }", "}"]
+rs = ["trait T {", "    fn dec(&self);", "}", "impl A {", "    pub fn inc(&self) {", "        if x {", "        }",
+      "        self.dec();", "    } // inc", "", "    fn dec(&self) {", "        y();", "    }", "}"]
 c = ["static void f(int a)", "{", "\tg(a);", "}", "static void g(int a)", "{", "}"]
 print(m.function_span(rs, "inc"), m.function_span(rs, "dec"), m.function_span(c, "f"), m.function_span(c, "g"))
 PY
 )
-want="[(1, 6)] [(7, 10)] [(0, 4)] [(4, 7)]"
+want="[(4, 9)] [(10, 13)] [(0, 4)] [(4, 7)]"
 [ "$got" = "$want" ] && ok "routes.py finds C functions and Rust methods, not their calls" ||
 	ko "routes.py's function spans: got [$got], want [$want]"
 
@@ -833,18 +834,20 @@ want="1 0 1 2 1 0"
 	ko "check-unsound's unmarked(): got [$got], want [$want]"
 
 # The report's reading of a pick's route word (bits: single 0, buddy 1,
-# past_buddy 2, tested 3, heap 4; the nodes the heap search visits from bit 24).
+# past_buddy 2, tested 3, heap 4, curr_update 5; the nodes the heap search
+# visits from bit 24).
 got=$(/usr/bin/python3 - <<'PY'
 import importlib.util
 spec = importlib.util.spec_from_file_location("r", "scripts/bench-prod-report.py")
 m = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(m)
 for w in (0, 1, 2, 4, 4 | 8, 4 | 8 | 16 | 1 << 24, 4 | 8 | 16 | 3 << 24, 4 | 8 | 16 | 9 << 24, 1 | 4 | 8, 16, 8,
-          4 | 8 | 16, 4 | 8 | 1 << 24):
+          4 | 8 | 16, 4 | 8 | 1 << 24, 4 | 8 | 32, 1 | 4 | 8 | 32, 32):
     print(m.pick_route(w))
+print(m.pick_route(4 | 8 | 32, "pick_wakeup"))
 PY
 )
-want="none single buddy protect fast heap:1-2 heap:3-4 heap:5+ single+fast invalid (heap search without the leftmost tested) invalid (the leftmost tested without curr tested) invalid (heap search without a node visited) invalid (nodes visited without a heap search)"
+want="none single buddy protect fast heap:1-2 heap:3-4 heap:5+ single+fast invalid (heap search without the leftmost tested) invalid (the leftmost tested without curr tested) invalid (heap search without a node visited) invalid (nodes visited without a heap search) fast@update single+fast@update invalid (curr updated without a pick) invalid (curr updated by pick_task_fair()'s line in a call of pick_wakeup)"
 [ "$(echo $got)" = "$want" ] && ok "bench-prod-report reads the pick's route words, and names the impossible ones" ||
 	ko "bench-prod-report's pick routes: got [$(echo $got)], want [$want]"
 
@@ -858,7 +861,7 @@ for w in (0, 2, 1 | 2 | 4, 1 | 2, 1, 2 | 4):
     print(m.route_of("enqueue", w))
 PY
 )
-want="none return update update@nodomain invalid (the counters updated without the accounting entered) invalid (the domain's count updated without the counters)"
+want="none return update update@nodomain invalid (the counters updated without the accounting entered) invalid (the domain's count reached without the counters)"
 [ "$(echo $got)" = "$want" ] && ok "bench-prod-report reads the LLC accounting's route words, and names the impossible ones" ||
 	ko "bench-prod-report's LLC routes: got [$(echo $got)], want [$want]"
 
