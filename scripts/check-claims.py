@@ -237,14 +237,17 @@ CACHE = os.environ.get("RUST_SCHED_CFS_CACHE") or os.path.join(
 PRISTINE = os.path.join(CACHE, "src/pristine")
 
 
-def patched(commit, names):
+def patched(commit, names, files=None):
     """The kernel files the series' patches change, as the series leaves
     them ("kernel:<path>": the patches applied in order to the pristine
-    tree's copies; not Documentation/, tools/testing/ and MAINTAINERS,
+    tree's copies, or for a file the series places (files: kernel path ->
+    repository path) to the repository's, "placed:<path>" in the view,
+    whether measured() takes it deciding; not Documentation/, tools/testing/ and MAINTAINERS,
     which no kernel build reads: a run that runs the selftests names their
     repository folder in its "measures:"), where the cache has the kernel source; else the diffs,
     in order, as one item (stricter: a hunk moved from one patch to another
     counts as a change). Either way a patch's number or message is not code."""
+    files = {d: src for d, src in (files or {}).items() if not src.startswith("@")}
     texts = [git("show", f"{commit}:patches/{n}.patch").stdout for n in names]
     if not os.path.isfile(os.path.join(PRISTINE, "Makefile")):
         return {"patches: the diffs": "".join(code_of(commit, f"patches/{n}.patch") or "" for n in names)}
@@ -253,13 +256,16 @@ def patched(commit, names):
     # MAINTAINERS, which do not reach the kernel's image, are left out of
     # the view.
     touched = sorted({f for t in texts for f in re.findall(r"^\+\+\+ b/(\S+)", t, re.M)})
-    files = [f for f in touched
-             if not f.startswith(("Documentation/", "tools/testing/")) and f != "MAINTAINERS"]
     view = {}
     with tempfile.TemporaryDirectory() as tree:
         for f in touched:
             os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
-            if os.path.exists(os.path.join(PRISTINE, f)):
+            if f in files:
+                r = git("show", f"{commit}:{files[f]}")
+                if not r.returncode:
+                    with open(os.path.join(tree, f), "w") as o:
+                        o.write(r.stdout)
+            elif os.path.exists(os.path.join(PRISTINE, f)):
                 shutil.copy(os.path.join(PRISTINE, f), os.path.join(tree, f))
         for n, t in zip(names, texts):
             if re.search(r"^\+\+\+ b/", t, re.M) and subprocess.run(
@@ -268,7 +274,9 @@ def patched(commit, names):
                 # Never equal to another commit's view: a series that does
                 # not apply is a change, which stale() names first.
                 return {f"patches/{n}.patch": f"does not apply at {commit} to {PRISTINE}"}
-        for f in files:
+        kept = [f for f in touched
+                if not f.startswith(("Documentation/", "tools/testing/")) and f != "MAINTAINERS"]
+        for f in sorted(set(kept) | (set(touched) & set(files))):
             try:
                 t = open(os.path.join(tree, f)).read()
             except OSError:
@@ -277,7 +285,7 @@ def patched(commit, names):
                 t = strip_comments(t)
             elif t and os.path.basename(f).startswith("Kconfig"):
                 t = strip_kconfig_text(t)
-            view["kernel:" + f] = t
+            view[("placed:" if f in files else "kernel:") + f] = t
     return view
 
 
@@ -297,6 +305,9 @@ def measured(commit, paths, renamed=None, extra=(), built_from=None):
     names, files = series_of(commit)
     renamed = renamed or {}
     view, placed = {}, set()
+    # The patches' view first: a file the series places and a later patch
+    # changes is measured as the patches leave it.
+    pview = patched(commit, names, files) if under("patches", paths) else {}
     for dst, src in files.items():
         if src.startswith("@"):
             continue    # an intermediate stage: the series ends at a repository file
@@ -310,9 +321,8 @@ def measured(commit, paths, renamed=None, extra=(), built_from=None):
         else:
             take = (under("patches", paths) and kernel) or under(dst, paths) or under(src, paths)
         if take:
-            view["kernel:" + dst] = code_of(commit, src)
-    if under("patches", paths):
-        view.update(patched(commit, names))
+            view["kernel:" + dst] = pview["placed:" + dst] if "placed:" + dst in pview else code_of(commit, src)
+    view.update({k: v for k, v in pview.items() if not k.startswith("placed:")})
     listed = git("ls-tree", "-r", "--name-only", commit, "--", *paths).stdout.split()
     for f in listed + list(extra):
         if f in placed or f.startswith("patches/"):
