@@ -32,6 +32,8 @@ git -C "$R" config user.email "$AUTHOR_EMAIL"
 for p in "$TOP"/patches/*.patch; do
 	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$p"
 done | sort -u | while read -r f; do
+	# A file the series places and a later patch changes is not 7.3.4's.
+	[ -f "$PRISTINE/$f" ] || continue
 	mkdir -p "$R/$(dirname "$f")"
 	cp "$PRISTINE/$f" "$R/$f"
 done
@@ -69,47 +71,29 @@ commit_patch() {
 		git -C "$R" commit -q -F -
 }
 
-# The files that grow with the series, as the series file's @NAME items
-# name them: each stage written to $CACHE/NAME.
-# So that every commit builds with CONFIG_SCHED_RUST_CFS=y and =n (make
-# check-series), the Kconfig and the Makefile of kernel/sched/rust/ grow with
-# the series: the option first, the crate (and the inlining option) with the
-# pick, the evaluation options with their code (the benchmarks' last).
+# The files the series places before they are whole, as the series
+# file's @NAME items name them: each stage written to $CACHE/NAME. The
+# repository holds each file as the patch that places it whole has it
+# (what merges: the options of the Kconfig, the crate's Makefile, the
+# crate root, the selftests' Makefile); the patches not for merging add
+# their lines to them as diffs. So that every commit builds with
+# CONFIG_SCHED_RUST_CFS=y and =n (make check-series), the build patch
+# places the Kconfig with the option alone and the Makefile without the
+# crate, which the pick's patch brings.
 python3 - "$TOP/Kconfig.snippet" "$TOP/kernel/sched/rust/Makefile" "$CACHE" <<'EOP'
 import re, sys
 kconfig, makefile, out = sys.argv[1:4]
 text = open(kconfig).read()
 head, *blocks = re.split(r'\n(?=config )', text)
-def keep(names):
-    kept = [b for b in blocks if b.split()[1] in names]
-    return head + ''.join('\n' + b for b in kept).rstrip('\n') + '\n'
-core = {'SCHED_RUST_CFS', 'SCHED_RUST_CFS_INLINE'}
-open(out + '/Kconfig.build', 'w').write(keep({'SCHED_RUST_CFS'}))
-open(out + '/Kconfig.core', 'w').write(keep(core))
-open(out + '/Kconfig.debug', 'w').write(keep(core | {'SCHED_RUST_CFS_DEBUG', 'SCHED_RUST_CFS_STATS',
-                                                    'SCHED_RUST_CFS_SHADOW'}))
-open(out + '/Kconfig.kunit', 'w').write(keep({b.split()[1] for b in blocks} - {'SCHED_RUST_CFS_BENCH'}))
+assert [b.split()[1] for b in blocks][:1] == ['SCHED_RUST_CFS']
+open(out + '/Kconfig.build', 'w').write(head + '\n' + blocks[0].rstrip('\n') + '\n')
 mk = open(makefile).read()
-debug = re.search(r'# The evaluation.*?\nobj-\$\(CONFIG_SCHED_RUST_CFS_DEBUG\) [^\n]*\n', mk, re.S)
-assert debug
-core_mk = mk.replace(debug.group(0), '')
-open(out + '/Makefile.build', 'w').write(
-    core_mk[:core_mk.index('\n#\n# Frame records')].rstrip('\n') + '\n')
-open(out + '/Makefile.core', 'w').write(core_mk)
+open(out + '/Makefile.build', 'w').write(mk[:mk.index('\n#\n# Frame records')].rstrip('\n') + '\n')
 EOP
 
-# The selftests' Makefile before the debug patch, which brings the two tests
-# of the debug option (the runtime switch, the shadow checks) with it: they
-# leave TEST_PROGS (its first line or a continuation line).
-sed -E '/^# With CONFIG_SCHED_RUST_CFS_DEBUG/,+1d; /^TEST_PROGS :=/,/[^\\]$/{s/ switch\.sh//; s/ cross_checks\.sh//}' \
-	"$TOP/tests/selftests/sched_rust/Makefile" > "$CACHE/selftests.Makefile"
-grep -q '^TEST_PROGS := [^ ]' "$CACHE/selftests.Makefile" &&
-	! grep -v '^#' "$CACHE/selftests.Makefile" | grep -Eq '(switch|cross_checks)\.sh' ||
-	fail "tests/selftests/sched_rust/Makefile: no TEST_PROGS line to take switch.sh and cross_checks.sh from"
-
-
-# The crate root as it is after the pick, the tg_state and the LLC commits
-# (the test module comes with the KUnit suites).
+# The crate root as it is after the pick and the tg_state commits (the
+# repository's is the LLC commit's; the test module comes with the KUnit
+# suites, as a diff).
 python3 - "$TOP/kernel/sched/rust/sched_rust.rs" "$CACHE" <<'EOP'
 import sys
 src = open(sys.argv[1]).read().split('\n')
@@ -139,11 +123,11 @@ def without(lines, piece, extra):
         skip = False
         out.append(l)
     return drop(out, extra)
-llc_stage = drop(src, ['mod kunit;'])
+llc_stage = src
 llc = ['pub mod llc;', '__LOG_PREFIX', 'Prefix of the `pr_*!`']
 tg = without(llc_stage, 'llc', llc)
 pick = without(tg, 'tg_state', ['pub mod tg_state;'])
-for name, lines in (('llc', llc_stage), ('tg', tg), ('pick', pick)):
+for name, lines in (('tg', tg), ('pick', pick)):
     text = '\n'.join(lines)
     while '\n\n\n' in text:
         text = text.replace('\n\n\n', '\n\n')

@@ -4,10 +4,11 @@
 # make series-import: write the series' git repository ($CACHE/series-branch,
 # made by make series-branch: the files the series touches, one commit per
 # patch on a commit tagged "base") back into patches/: each commit's
-# message and its diff of existing kernel files become patches/NAME.patch,
-# NAME in the order of patches/series. The files the series adds are the
-# repository's own: one changed on the branch is reported, to be made in
-# the repository. Adding, removing or reordering patches is an edit of
+# message and its diff of existing kernel files (and of files an earlier
+# patch placed whole) become patches/NAME.patch, NAME in the order of
+# patches/series. The files the series adds are the repository's own, as
+# the patch that places each whole has it: one changed on the branch is
+# reported, to be made in the repository. Adding, removing or reordering patches is an edit of
 # patches/series (and of the patch files' names) by hand.
 
 . "$(dirname "$0")/common.sh"
@@ -22,13 +23,32 @@ commits=$(git -C "$B" rev-list --reverse base..HEAD)
 [ "$(echo "$commits" | wc -l)" = "$(echo "$names" | wc -l)" ] ||
 	die "$B has $(echo "$commits" | wc -l) commits after base, patches/series names $(echo "$names" | wc -l) patches: add or remove patches in patches/series by hand"
 
+# placed_by <kernel path>: the last patch whose items place the file (the
+# repository holds it as that patch has it); nothing for a file the series
+# does not place.
+placed_by() {
+	awk -v d="$1" '
+	/^[ \t]*$/ || /^#/ { next }
+	/^[^ \t]/ { name = $1; next }
+	{ item = $1; dst = item; if ((i = index(item, ":")) > 0) dst = substr(item, i + 1)
+	  if (dst == d) last = name }
+	END { if (last != "") print last }' "$TOP/patches/series"
+}
 changed=0 i=0
 for c in $commits; do
 	i=$((i + 1))
 	name=$(echo "$names" | sed -n "${i}p")
 	p=$TOP/patches/$name.patch
+	# Its diff: the existing kernel files it changes, and the files an
+	# earlier patch placed whole that it changes (the lines of a patch not
+	# for merging in a file that merges).
 	files=$(git -C "$B" diff --name-only "$c~1" "$c" | while read -r f; do
-		if [ -f "$PRISTINE/$f" ]; then echo "$f"; fi
+		if [ -f "$PRISTINE/$f" ]; then
+			echo "$f"
+		else
+			by=$(placed_by "$f")
+			if [ -n "$by" ] && [ "$by" \< "$name" ]; then echo "$f"; fi
+		fi
 	done)
 	{
 		git -C "$B" log -1 --format=%B "$c" | sed -n '1s/^/Subject: /p'
@@ -48,15 +68,19 @@ for c in $commits; do
 	fi
 done
 
-# The added files: the branch's last version of each against the repository.
+# The added files: the branch's version of each, as the patch that places
+# it whole leaves it, against the repository.
 while IFS= read -r line; do
 	case $line in
 	[[:space:]]*) item=${line#"${line%%[![:space:]]*}"} ;;
-	*) continue ;;
+	*) name=$line; continue ;;
 	esac
 	src=${item%%:*} dst=${item#*:}
 	case $src in @*) continue ;; esac
-	git -C "$B" show "HEAD:$dst" 2>/dev/null | cmp -s - "$TOP/$src" ||
+	[ "$(placed_by "$dst")" = "$name" ] || continue
+	k=$(echo "$names" | grep -nxF "$name" | cut -d: -f1)
+	c=$(echo "$commits" | sed -n "${k}p")
+	git -C "$B" show "$c:$dst" 2>/dev/null | cmp -s - "$TOP/$src" ||
 		echo "$dst differs from $src: make the change in the repository's $src"
 done < "$TOP/patches/series" | sort -u >&2
 log "$changed of $i patches written; make rebuilds the kernels from them"

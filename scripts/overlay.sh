@@ -54,11 +54,18 @@ MANIFEST=$WORK/.rust-sched-cfs-files
 # The map is patches/series' (series_map): every file it places, and no
 # file of the repository's kernel folders that it does not place.
 map=$(series_map)
+# The files a later patch changes (patches/NAME.patch's diffs name them):
+# the repository holds a placed one as the patch that places it has it,
+# and the patches' diffs, applied below, make what the work tree gets.
+files=$(for p in "$TOP"/patches/*.patch; do
+	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$p"
+done | sort -u)
 while read -r src dst; do
 	case $src in
 	@*) fail "patches/series ends $dst at $src, a stage of the export: the last item for a file must be a repository file" ;;
 	esac
 	[ -f "$TOP/$src" ] || fail "patches/series places $src, which does not exist"
+	grep -qxF "$dst" <<< "$files" && continue
 	sync_file "$TOP/$src" "$WORK/$dst"
 done <<< "$map"
 unplaced=$(cd "$TOP" && git ls-files kernel rust evaluation/kernel Documentation/scheduler tests/selftests 2>/dev/null |
@@ -71,11 +78,13 @@ unplaced=$(cd "$TOP" && git ls-files kernel rust evaluation/kernel Documentation
 STAGE=$CACHE/stage
 rm -rf "$STAGE"
 mkdir -p "$STAGE"
-files=$(for p in "$TOP"/patches/*.patch; do
-	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$p"
-done | sort -u)
 for f in $files; do
-	if [ -f "$PRISTINE/$f" ]; then
+	src=$(awk -v d="$f" '$2 == d { print $1 }' <<< "$map")
+	if [ -n "$src" ]; then
+		# A file the series places, which a later patch changes.
+		mkdir -p "$STAGE/$(dirname "$f")"
+		cp -p "$TOP/$src" "$STAGE/$f"
+	elif [ -f "$PRISTINE/$f" ]; then
 		mkdir -p "$STAGE/$(dirname "$f")"
 		cp -p "$PRISTINE/$f" "$STAGE/$f"
 	fi

@@ -19,9 +19,6 @@ pub mod llc;
 #[cfg(CONFIG_FAIR_GROUP_SCHED)]
 pub mod tg_state;
 
-#[cfg(CONFIG_SCHED_RUST_CFS_KUNIT_TEST)]
-pub mod kunit;
-
 /// Prefix of the `pr_*!` messages of this crate (a module would get it from `module!`).
 #[cfg(CONFIG_SCHED_CACHE)]
 const __LOG_PREFIX: &[u8] = b"sched_rust\0";
